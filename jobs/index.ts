@@ -1,0 +1,6 @@
+import type { Deps } from '../src/domain/deps.js';
+import type { JobDefinition } from '../src/queue/job-queue.js';
+import { pruneIdempotencyKeys } from './prune-idempotency-keys.js';
+
+/** Every job kind; each queue is created at start-up so that no `send` is ever lost. */
+export const jobDefinitions: JobDefinition<Deps>[] = [pruneIdempotencyKeys];

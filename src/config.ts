@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false'])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const positiveNumber = (fallback: number) => z.coerce.number().positive().default(fallback);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.url().optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_BASE_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters').optional(),
+  WEBHOOK_ALLOW_PRIVATE: flag,
+  WEBHOOK_RETRY_SCALE: positiveNumber(1),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  TRUST_PROXY: z.string().optional(),
+  METRICS_TOKEN: z.string().min(1).optional(),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  DATA_DIR: z.string().default('.data'),
+});
+
+export type Config = {
+  nodeEnv: 'development' | 'production' | 'test';
+  databaseUrl: string | undefined;
+  port: number;
+  publicBaseUrl: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  secretKey: string | undefined;
+  webhookAllowPrivate: boolean;
+  webhookRetryScale: number;
+  rateLimitPerMinute: number;
+  publicRateLimitPerMinute: number;
+  trustProxy: string | undefined;
+  metricsToken: string | undefined;
+  embeddedPgPort: number;
+  dataDir: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and checks the environment once; a bad value stops start-up with a message naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.DATABASE_URL && !e.SECRET_KEY) {
+    throw new ConfigError(
+      'Invalid environment:\n  SECRET_KEY: required when DATABASE_URL is set (it encrypts stored webhook secrets)',
+    );
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    port: e.PORT,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    secretKey: e.SECRET_KEY,
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    dataDir: e.DATA_DIR,
+  };
+}

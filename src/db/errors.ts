@@ -1,0 +1,41 @@
+import { AppError, type ErrorCode } from '../errors.js';
+import { Prisma } from '../generated/prisma/client.js';
+
+type PgLikeError = { code?: string; constraint?: string; message?: string };
+
+/** The Postgres error behind a Prisma or node-postgres error, if there is one. */
+function pgError(err: unknown): PgLikeError | undefined {
+  if (err instanceof Prisma.PrismaClientKnownRequestError) {
+    const meta = err.meta as { driverAdapterError?: { cause?: { originalCode?: string; constraint?: { index?: string } } } } | undefined;
+    const cause = meta?.driverAdapterError?.cause;
+    if (err.code === 'P2002') return { code: '23505', constraint: cause?.constraint?.index };
+    if (err.code === 'P2003') return { code: '23503' };
+    if (err.code === 'P2034') return { code: '40001' };
+    return cause?.originalCode ? { code: cause.originalCode } : undefined;
+  }
+  if (typeof err === 'object' && err !== null && typeof (err as PgLikeError).code === 'string') {
+    return err as PgLikeError;
+  }
+  return undefined;
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  return pgError(err)?.code === '23505';
+}
+
+export function isSerializationFailure(err: unknown): boolean {
+  const code = pgError(err)?.code;
+  return code === '40001' || code === '40P01';
+}
+
+/**
+ * Turns a database error into the catalog error a client should see: a unique violation becomes
+ * `onUnique` (default `conflict`), a check violation `invalid_request`; anything else is rethrown.
+ */
+export function translateDbError(err: unknown, onUnique: ErrorCode = 'conflict', message?: string): never {
+  if (err instanceof AppError) throw err;
+  const pgErr = pgError(err);
+  if (pgErr?.code === '23505') throw new AppError(onUnique, message);
+  if (pgErr?.code === '23514') throw new AppError('invalid_request', message ?? 'A value is out of its allowed range.');
+  throw err;
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import { requireActor, type Actor } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import { findOwnedDevice } from '../devices/devices.js';
+import { findOwnedProject } from '../projects/projects.js';
+import { latinDigits, parseInput, uuidSchema } from '../validation.js';
+import { banks } from './banks.js';
+
+const digitsOnly = (len: RegExp, message: string) =>
+  z
+    .string()
+    .transform((s) => latinDigits(s).replace(/[\s-]/g, ''))
+    .refine((s) => len.test(s), message);
+
+const cap = z.union([z.number().int().positive(), z.string().regex(/^[0-9]{1,16}$/)]).transform((v) => BigInt(v));
+
+const cardFields = {
+  deviceId: uuidSchema.nullable(),
+  bankCode: z.enum(Object.keys(banks) as [string, ...string[]], { message: `must be one of: ${Object.keys(banks).join(', ')}` }),
+  cardNumber: digitsOnly(/^[0-9]{16}$/, 'must be 16 digits'),
+  accountNumber: z
+    .string()
+    .transform((s) => latinDigits(s).trim())
+    .refine((s) => /^[0-9.\-]{4,40}$/.test(s), 'must be 4..40 digits, dots or dashes')
+    .nullable(),
+  holderName: z.string().trim().min(1).max(100),
+  dailyAmountCap: cap.nullable(),
+  dailyCountCap: z.number().int().positive().nullable(),
+};
+
+const createCardInput = z.object({
+  projectId: uuidSchema,
+  ...cardFields,
+  deviceId: cardFields.deviceId.optional(),
+  accountNumber: cardFields.accountNumber.optional(),
+  dailyAmountCap: cardFields.dailyAmountCap.optional(),
+  dailyCountCap: cardFields.dailyCountCap.optional(),
+});
+
+const updateCardInput = z.object({ ...cardFields, active: z.boolean() }).partial().strict();
+
+/** Merchant: a card to receive transfers. Live cards need a device to read their bank SMS. */
+export async function createCard(deps: Deps, actor: Actor, input: unknown) {
+  const merchant = requireActor(actor, 'merchant');
+  const data = parseInput(createCardInput, input);
+  const project = await findOwnedProject(deps.prisma, merchant.merchantId, data.projectId);
+  if (data.deviceId) await findOwnedDevice(deps.prisma, merchant.merchantId, data.deviceId);
+  else if (!project.sandbox) throw AppError.invalid([{ field: 'deviceId', message: 'is required for a live project' }]);
+  return deps.prisma.card.create({
+    data: {
+      projectId: project.id,
+      merchantId: merchant.merchantId,
+      deviceId: data.deviceId ?? null,
+      bankCode: data.bankCode,
+      cardNumber: data.cardNumber,
+      accountNumber: data.accountNumber ?? null,
+      holderName: data.holderName,
+      dailyAmountCap: data.dailyAmountCap ?? null,
+      dailyCountCap: data.dailyCountCap ?? null,
+    },
+  });
+}
+
+export async function updateCard(deps: Deps, actor: Actor, cardId: string, input: unknown) {
+  const merchant = requireActor(actor, 'merchant');
+  const data = parseInput(updateCardInput, input);
+  if (!uuidSchema.safeParse(cardId).success) throw AppError.notFound('Card');
+  const card = await deps.prisma.card.findFirst({ where: { id: cardId, merchantId: merchant.merchantId }, include: { project: true } });
+  if (!card) throw AppError.notFound('Card');
+  if (data.deviceId) await findOwnedDevice(deps.prisma, merchant.merchantId, data.deviceId);
+  if (data.deviceId === null && !card.project.sandbox) {
+    throw AppError.invalid([{ field: 'deviceId', message: 'is required for a live project' }]);
+  }
+  return deps.prisma.card.update({ where: { id: card.id }, data });
+}

@@ -1,0 +1,60 @@
+import type { Tx } from '../../db/prisma.js';
+import { operatorActor, requireActor, type Actor } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import { createMerchant, issueMerchantKey } from '../merchants/merchants.js';
+import { issueProjectKey } from '../projects/projects.js';
+
+export const DEMO_LINK_SLUG = 'demo';
+
+export type DemoIds = {
+  merchantId: string;
+  projectId: string;
+  cardId: string;
+  linkSlug: string;
+  merchantKey: string;
+  apiKey: string;
+};
+
+async function createDemoRows(tx: Tx, merchantId: string) {
+  const project = await tx.project.create({
+    data: { merchantId, name: 'Demo shop', sandbox: true, displayName: 'فروشگاه نمونه', color: '#0f766e', note: 'This is a sandbox project: no real money moves.' },
+  });
+  const card = await tx.card.create({
+    data: { projectId: project.id, merchantId, bankCode: 'mellat', cardNumber: '6104337812345678', holderName: 'فروشگاه نمونه' },
+  });
+  await tx.paymentLink.create({
+    data: { projectId: project.id, slug: DEMO_LINK_SLUG, title: 'Demo payment', description: 'Pay any amount to the demo shop.', minAmount: 10_000n, maxAmount: 50_000_000n },
+  });
+  return { project, card };
+}
+
+/**
+ * The demo sandbox merchant, project, card and link. Created on the first start of the embedded
+ * default; asked for again (CLI `demo`), its keys are re-issued and the old ones revoked, since
+ * keys are stored hashed and cannot be shown twice.
+ */
+export async function ensureDemo(deps: Deps, actor: Actor = operatorActor): Promise<DemoIds & { created: boolean }> {
+  requireActor(actor, 'operator');
+  const existing = await deps.prisma.merchant.findFirst({ where: { demo: true } });
+  if (!existing) {
+    const { merchant, merchantKey } = await createMerchant(deps, actor, { name: 'Demo merchant', demo: true });
+    const ids = await deps.prisma.$transaction(async (tx) => {
+      const { project, card } = await createDemoRows(tx, merchant.id);
+      const { secret } = await issueProjectKey(tx, project);
+      return { projectId: project.id, cardId: card.id, apiKey: secret };
+    });
+    return { merchantId: merchant.id, merchantKey, linkSlug: DEMO_LINK_SLUG, created: true, ...ids };
+  }
+  return deps.prisma.$transaction(async (tx) => {
+    const now = new Date();
+    await tx.merchantKey.updateMany({ where: { merchantId: existing.id, revokedAt: null }, data: { revokedAt: now } });
+    const project =
+      (await tx.project.findFirst({ where: { merchantId: existing.id, sandbox: true }, orderBy: { createdAt: 'asc' } })) ??
+      (await createDemoRows(tx, existing.id)).project;
+    await tx.apiKey.updateMany({ where: { projectId: project.id, revokedAt: null }, data: { revokedAt: now } });
+    const card = await tx.card.findFirstOrThrow({ where: { projectId: project.id }, orderBy: { createdAt: 'asc' } });
+    const merchantKey = await issueMerchantKey(tx, existing.id);
+    const { secret } = await issueProjectKey(tx, project);
+    return { merchantId: existing.id, projectId: project.id, cardId: card.id, linkSlug: DEMO_LINK_SLUG, merchantKey, apiKey: secret, created: false };
+  });
+}

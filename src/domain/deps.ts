@@ -1,0 +1,14 @@
+import type { Config } from '../config.js';
+import type { PrismaClient } from '../db/prisma.js';
+import type { Logger } from '../logger.js';
+import type { SecretBox } from './auth/secret-box.js';
+import type { JobQueue } from '../queue/job-queue.js';
+
+/** What domain functions need from the outside world, built once per process. */
+export type Deps = {
+  config: Config;
+  prisma: PrismaClient;
+  log: Logger;
+  secrets: SecretBox;
+  jobs: JobQueue;
+};

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { isUniqueViolation } from '../../db/errors.js';
+import { AppError } from '../../errors.js';
+import { requireActor, type Actor } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import { checkCallbackUrl } from '../projects/callback-url.js';
+import { findOwnedProject } from '../projects/projects.js';
+import { amountSchema, parseInput, uuidSchema } from '../validation.js';
+
+const createLinkInput = z
+  .object({
+    projectId: uuidSchema,
+    slug: z.string().regex(/^[a-z0-9-]{3,64}$/, 'must be 3..64 characters of a-z, 0-9 and -'),
+    title: z.string().trim().min(1).max(200),
+    description: z.string().trim().max(300).nullish(),
+    amount: amountSchema.nullish(),
+    minAmount: amountSchema.nullish(),
+    maxAmount: amountSchema.nullish(),
+    callbackUrl: z.string().max(2048).nullish(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.amount != null && (d.minAmount != null || d.maxAmount != null)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'a fixed amount excludes minAmount and maxAmount' });
+    }
+    if (d.minAmount != null && d.maxAmount != null && d.minAmount > d.maxAmount) {
+      ctx.addIssue({ code: 'custom', path: ['maxAmount'], message: 'must be at least minAmount' });
+    }
+  });
+
+/** Merchant: a public payment link; slugs are unique across all projects. */
+export async function createPaymentLink(deps: Deps, actor: Actor, input: unknown) {
+  const merchant = requireActor(actor, 'merchant');
+  const data = parseInput(createLinkInput, input);
+  const project = await findOwnedProject(deps.prisma, merchant.merchantId, data.projectId);
+  if (data.callbackUrl) checkCallbackUrl(project, data.callbackUrl);
+  try {
+    return await deps.prisma.paymentLink.create({
+      data: {
+        projectId: project.id,
+        slug: data.slug,
+        title: data.title,
+        description: data.description ?? null,
+        amount: data.amount ?? null,
+        minAmount: data.minAmount ?? null,
+        maxAmount: data.maxAmount ?? null,
+        callbackUrl: data.callbackUrl ?? null,
+      },
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AppError('slug_taken', `The slug "${data.slug}" is already used.`);
+    throw err;
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import { requireActor, type Actor } from '../auth/actor.js';
+import { credentialPrefix, issueCredential } from '../auth/credentials.js';
+import { recordLedgerEntry } from '../credit/ledger.js';
+import type { Deps } from '../deps.js';
+import { latinDigits, parseInput, uuidSchema } from '../validation.js';
+import type { Tx } from '../../db/prisma.js';
+
+const rials = z
+  .union([z.number().int(), z.string()])
+  .transform((v, ctx) => {
+    const s = latinDigits(String(v).trim());
+    if (!/^[0-9]{1,18}$/.test(s)) {
+      ctx.addIssue({ code: 'custom', message: 'must be a non-negative whole number of rials' });
+      return z.NEVER;
+    }
+    return BigInt(s);
+  });
+
+const createMerchantInput = z.object({
+  name: z.string().trim().min(1).max(200),
+  credit: rials.optional(),
+  demo: z.boolean().optional(),
+});
+
+/** Operator: a merchant, its first key (shown once) and its opening credit, in one transaction. */
+export async function createMerchant(deps: Deps, actor: Actor, input: z.input<typeof createMerchantInput>) {
+  requireActor(actor, 'operator');
+  const data = parseInput(createMerchantInput, input);
+  return deps.prisma.$transaction(async (tx) => {
+    const merchant = await tx.merchant.create({ data: { name: data.name, demo: data.demo ?? false } });
+    const merchantKey = await issueMerchantKey(tx, merchant.id);
+    if (data.credit && data.credit > 0n) {
+      await recordLedgerEntry(tx, { merchantId: merchant.id, kind: 'topup', amount: data.credit, note: 'opening credit' });
+    }
+    return { merchant: await tx.merchant.findUniqueOrThrow({ where: { id: merchant.id } }), merchantKey };
+  });
+}
+
+export async function issueMerchantKey(tx: Tx, merchantId: string): Promise<string> {
+  const issued = issueCredential(credentialPrefix.merchant);
+  await tx.merchantKey.create({ data: { merchantId, keyHash: issued.hash, keyPrefix: issued.prefix } });
+  return issued.secret;
+}
+
+const creditInput = z.object({ merchantId: uuidSchema, amount: rials, note: z.string().max(300).optional() });
+
+/** Operator: adds credit; the ledger entry and the balance move together. */
+export async function addMerchantCredit(deps: Deps, actor: Actor, input: z.input<typeof creditInput>) {
+  requireActor(actor, 'operator');
+  const data = parseInput(creditInput, input);
+  if (data.amount <= 0n) throw AppError.invalid([{ field: 'amount', message: 'must be greater than 0' }]);
+  return deps.prisma.$transaction(async (tx) => {
+    await findMerchant(tx, data.merchantId);
+    await recordLedgerEntry(tx, { merchantId: data.merchantId, kind: 'topup', amount: data.amount, note: data.note ?? null });
+    return tx.merchant.findUniqueOrThrow({ where: { id: data.merchantId } });
+  });
+}
+
+/** Operator: a deactivated merchant's keys, devices and projects all answer 403 merchant_inactive. */
+export async function setMerchantActive(deps: Deps, actor: Actor, merchantId: string, active: boolean) {
+  requireActor(actor, 'operator');
+  parseInput(uuidSchema, merchantId);
+  await findMerchant(deps.prisma, merchantId);
+  return deps.prisma.merchant.update({ where: { id: merchantId }, data: { active } });
+}
+
+async function findMerchant(db: Pick<Tx, 'merchant'>, merchantId: string) {
+  const merchant = await db.merchant.findUnique({ where: { id: merchantId } });
+  if (!merchant) throw AppError.notFound('Merchant');
+  return merchant;
+}
+
+export function creditOf(merchant: { creditBalance: bigint; creditReserved: bigint }) {
+  return {
+    balance: merchant.creditBalance,
+    reserved: merchant.creditReserved,
+    available: merchant.creditBalance - merchant.creditReserved,
+  };
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import { requireActor, type Actor } from '../auth/actor.js';
+import { newWebhookSecret } from '../auth/credentials.js';
+import type { Deps } from '../deps.js';
+import { findOwnedProject } from '../projects/projects.js';
+import { parseInput } from '../validation.js';
+
+const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+
+const urlInput = z.string().trim().max(2048, 'must be at most 2048 characters');
+
+function checkEndpointUrl(deps: Deps, sandbox: boolean, raw: string): string {
+  const url = parseInput(urlInput, raw);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw AppError.invalid([{ field: 'url', message: 'must be an absolute URL' }]);
+  }
+  const httpAllowed = sandbox || deps.config.webhookAllowPrivate;
+  if (parsed.protocol !== 'https:' && !(httpAllowed && parsed.protocol === 'http:')) {
+    throw AppError.invalid([{ field: 'url', message: sandbox ? 'must use http or https' : 'must use https' }]);
+  }
+  if (parsed.username || parsed.password) throw AppError.invalid([{ field: 'url', message: 'must not carry credentials' }]);
+  return parsed.toString();
+}
+
+/**
+ * Merchant: the project's one webhook endpoint. Setting it issues a fresh secret (shown once,
+ * stored encrypted); private and loopback targets are refused when deliveries connect.
+ */
+export async function setWebhookEndpoint(deps: Deps, actor: Actor, projectId: string, url: string) {
+  const merchant = requireActor(actor, 'merchant');
+  const project = await findOwnedProject(deps.prisma, merchant.merchantId, projectId);
+  const checkedUrl = checkEndpointUrl(deps, project.sandbox, url);
+  const secret = newWebhookSecret();
+  const sealed = deps.secrets.seal(secret);
+  const endpoint = await deps.prisma.webhookEndpoint.upsert({
+    where: { projectId: project.id },
+    create: { projectId: project.id, url: checkedUrl, secretCiphertext: sealed },
+    update: { url: checkedUrl, secretCiphertext: sealed, previousSecretCiphertext: null, previousSecretExpiresAt: null, active: true },
+  });
+  return { endpoint, secret };
+}
+
+/** Merchant: a new secret; for 24 h deliveries are signed with both, so receivers can switch over. */
+export async function rotateWebhookSecret(deps: Deps, actor: Actor, projectId: string) {
+  const merchant = requireActor(actor, 'merchant');
+  const project = await findOwnedProject(deps.prisma, merchant.merchantId, projectId);
+  return deps.prisma.$transaction(async (tx) => {
+    const current = await tx.webhookEndpoint.findUnique({ where: { projectId: project.id } });
+    if (!current) throw AppError.notFound('Webhook endpoint');
+    const secret = newWebhookSecret();
+    const endpoint = await tx.webhookEndpoint.update({
+      where: { id: current.id },
+      data: {
+        secretCiphertext: deps.secrets.seal(secret),
+        previousSecretCiphertext: current.secretCiphertext,
+        previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_TTL_MS),
+      },
+    });
+    return { endpoint, secret };
+  });
+}

@@ -1,0 +1,81 @@
+/** Every error a client can see: one code, one HTTP status, one place. */
+export const errorCatalog = {
+  invalid_json: 400,
+  invalid_request: 400,
+  unauthorized: 401,
+  merchant_credit_exhausted: 402,
+  project_inactive: 403,
+  merchant_inactive: 403,
+  sandbox_only: 403,
+  not_found: 404,
+  invalid_state: 409,
+  idempotency_conflict: 409,
+  slug_taken: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  callback_host_not_allowed: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  no_card_available: 503,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalog;
+export type ErrorDetails = Record<string, unknown>;
+export type FieldError = { field: string; message: string };
+
+const defaultMessages: Record<ErrorCode, string> = {
+  invalid_json: 'The request body is not valid JSON.',
+  invalid_request: 'The request is invalid.',
+  unauthorized: 'A valid credential is required: Authorization: Bearer <key>.',
+  merchant_credit_exhausted: "The merchant's credit is used up.",
+  project_inactive: 'The project is not active.',
+  merchant_inactive: 'The merchant is not active.',
+  sandbox_only: 'This operation is only available on sandbox projects.',
+  not_found: 'Not found.',
+  invalid_state: 'The operation is not allowed in the current state.',
+  idempotency_conflict: 'The Idempotency-Key was used with a different request, or that request is still running.',
+  slug_taken: 'The slug is already used.',
+  conflict: 'The request conflicts with existing data.',
+  payload_too_large: 'The request body is larger than 64 KiB.',
+  callback_host_not_allowed: "The callback host is not among the project's allowed hosts.",
+  rate_limited: 'Too many requests.',
+  internal_error: 'Something went wrong on our side.',
+  no_card_available: 'No card is available for this payment.',
+  unavailable: 'The service is not ready.',
+};
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: ErrorDetails;
+  readonly status: number;
+
+  constructor(code: ErrorCode, message?: string, details: ErrorDetails = {}) {
+    super(message ?? defaultMessages[code]);
+    this.name = 'AppError';
+    this.code = code;
+    this.details = details;
+    this.status = errorCatalog[code];
+  }
+
+  static invalid(fields: FieldError[], message?: string): AppError {
+    const text = message ?? fields.map((f) => `${f.field}: ${f.message}`).join('; ');
+    return new AppError('invalid_request', text || undefined, { fields });
+  }
+
+  static notFound(what = 'Resource'): AppError {
+    return new AppError('not_found', `${what} not found.`);
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
+
+/** The REST envelope: `details` inside `error` and, for readers of the spec, at the top too. */
+export function errorBody(err: AppError) {
+  return {
+    error: { code: err.code, message: err.message, details: err.details },
+    details: err.details,
+  };
+}

@@ -1,0 +1,10 @@
+import { lexicographicSortSchema, type GraphQLSchema } from 'graphql';
+import { builder } from '../builder.js';
+import './merchant.js';
+import './project.js';
+import './device.js';
+import './card.js';
+import './payment-link.js';
+import './webhook-endpoint.js';
+
+export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());

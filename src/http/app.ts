@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Deps } from '../domain/deps.js';
+import type { Yoga } from '../graphql/yoga.js';
+import { restRouter } from '../rest/router.js';
+import { errorMiddleware, notFoundMiddleware } from './errors.js';
+import { healthRoutes } from './health.js';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** BigInt amounts leave as strings of digits; Dates as RFC 3339 UTC with milliseconds. */
+function jsonReplacer(_key: string, value: unknown) {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+export function createApp(deps: Deps, yoga: Yoga): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('json replacer', jsonReplacer);
+  if (deps.config.trustProxy) app.set('trust proxy', deps.config.trustProxy);
+
+  app.use(
+    pinoHttp({
+      logger: deps.log,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+    }),
+  );
+
+  app.use(healthRoutes(deps));
+  app.use(yoga.graphqlEndpoint, (req, res, next) => {
+    Promise.resolve(yoga(req, res)).catch(next);
+  });
+  app.use('/v1', restRouter(deps));
+  app.use(notFoundMiddleware);
+  app.use(errorMiddleware(deps.log));
+  return app;
+}

@@ -1,0 +1,63 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { z } from 'zod';
+import { requireActor, type Actor, type ActorKind, type ActorOf } from '../domain/auth/actor.js';
+import { authenticate } from '../domain/auth/authenticate.js';
+import type { Deps } from '../domain/deps.js';
+import { parseInput } from '../domain/validation.js';
+
+export const BODY_LIMIT = '64kb';
+
+// Every body is read as JSON whatever its Content-Type; a body that is not JSON is 400 invalid_json.
+const parseJson = express.json({ limit: BODY_LIMIT, type: () => true, strict: false });
+
+function readBody(req: Request, res: Response): Promise<void> {
+  return new Promise((resolve, reject) => parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+}
+
+type RouteInput<Q extends z.ZodType | undefined> = {
+  deps: Deps;
+  params: Record<string, string>;
+  body: unknown;
+  query: Q extends z.ZodType ? z.output<Q> : undefined;
+  headers: Request['headers'];
+  ip: string | undefined;
+};
+
+type RouteSpec<K extends ActorKind, Q extends z.ZodType | undefined> = {
+  auth: K[];
+  /** Routes that take a body read it only after the caller is known (401/403 beat 413 and 400). */
+  body?: boolean;
+  query?: Q;
+  status?: number;
+  run: (actor: ActorOf<K>, input: RouteInput<Q>) => Promise<unknown>;
+};
+
+/**
+ * The one REST wrapper: auth → body → query validation → domain call → JSON. A route that returns
+ * undefined answers 204. Errors go to the error middleware, which renders the envelope.
+ */
+export function handle<K extends ActorKind, Q extends z.ZodType | undefined = undefined>(
+  deps: Deps,
+  spec: RouteSpec<K, Q>,
+): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const actor: Actor = await authenticate(deps, req.headers.authorization);
+      const allowed = requireActor(actor, ...spec.auth);
+      if (spec.body) await readBody(req, res);
+      const query = (spec.query ? parseInput(spec.query, req.query) : undefined) as RouteInput<Q>['query'];
+      const result = await spec.run(allowed, {
+        deps,
+        params: req.params as Record<string, string>,
+        body: spec.body ? req.body : undefined,
+        query,
+        headers: req.headers,
+        ip: req.ip,
+      });
+      if (result === undefined) res.status(204).end();
+      else res.status(spec.status ?? 200).json(result);
+    } catch (err) {
+      next(err);
+    }
+  };
+}

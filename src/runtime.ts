@@ -1,0 +1,43 @@
+import { jobDefinitions } from '../jobs/index.js';
+import type { Config } from './config.js';
+import { createPrisma } from './db/prisma.js';
+import { SecretBox } from './domain/auth/secret-box.js';
+import type { Deps } from './domain/deps.js';
+import { startHttpServer, type HttpServer } from './http/server.js';
+import type { Logger } from './logger.js';
+import { JobQueue } from './queue/job-queue.js';
+
+export type Role = 'all' | 'api' | 'worker';
+
+export type Runtime = { deps: Deps; http: HttpServer | null; stop: () => Promise<void> };
+
+/**
+ * One process of the service: the API (HTTP, GraphQL, WebSocket), the job workers, or both, against
+ * a migrated database. Any number of each may run against one Postgres.
+ */
+export async function startRuntime(opts: {
+  config: Config;
+  databaseUrl: string;
+  secretKey: string;
+  role: Role;
+  log: Logger;
+  port?: number;
+  host?: string;
+}): Promise<Runtime> {
+  const { config, role, log } = opts;
+  const prisma = createPrisma(opts.databaseUrl);
+  const jobs = await JobQueue.start(opts.databaseUrl, log, { work: role !== 'api' }, jobDefinitions);
+  const deps: Deps = { config, prisma, log, secrets: new SecretBox(opts.secretKey), jobs };
+  if (role !== 'api') await jobs.work(deps, jobDefinitions);
+  const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Stop taking work first, let in-flight requests and jobs finish, then close the pools.
+      await http?.close();
+      await jobs.stop();
+      await prisma.$disconnect();
+    })());
+  return { deps, http, stop };
+}
