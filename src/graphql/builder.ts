@@ -14,6 +14,7 @@ export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
   AuthScopes: { merchant: boolean; project: boolean };
+  DefaultFieldNullability: false;
   Scalars: {
     Amount: { Input: string | number; Output: bigint | string | number };
     DateTime: { Input: Date; Output: Date };
@@ -21,6 +22,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   plugins: [RelayPlugin, ScopeAuthPlugin, PrismaPlugin],
+  defaultFieldNullability: false,
   relay: { clientMutationId: 'omit', cursorType: 'String', nodeQueryOptions: false, nodesQueryOptions: false },
   scopeAuth: {
     authScopes: (ctx) => ({ merchant: ctx.actor.kind === 'merchant', project: ctx.actor.kind === 'project' }),

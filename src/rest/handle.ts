@@ -6,6 +6,7 @@ import type { Deps } from '../domain/deps.js';
 import { parseInput } from '../domain/validation.js';
 
 export const BODY_LIMIT = '64kb';
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
 // Every body is read as JSON whatever its Content-Type; a body that is not JSON is 400 invalid_json.
 const parseJson = express.json({ limit: BODY_LIMIT, type: () => true, strict: false });
@@ -25,8 +26,6 @@ type RouteInput<Q extends z.ZodType | undefined> = {
 
 type RouteSpec<K extends ActorKind, Q extends z.ZodType | undefined> = {
   auth: K[];
-  /** Routes that take a body read it only after the caller is known (401/403 beat 413 and 400). */
-  body?: boolean;
   query?: Q;
   status?: number;
   run: (actor: ActorOf<K>, input: RouteInput<Q>) => Promise<unknown>;
@@ -44,12 +43,13 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
     try {
       const actor: Actor = await authenticate(deps, req.headers.authorization);
       const allowed = requireActor(actor, ...spec.auth);
-      if (spec.body) await readBody(req, res);
+      // The body is read only once the caller is known: 401/403 win over 413 and 400.
+      if (!BODYLESS_METHODS.has(req.method)) await readBody(req, res);
       const query = (spec.query ? parseInput(spec.query, req.query) : undefined) as RouteInput<Q>['query'];
       const result = await spec.run(allowed, {
         deps,
         params: req.params as Record<string, string>,
-        body: spec.body ? req.body : undefined,
+        body: req.body,
         query,
         headers: req.headers,
         ip: req.ip,

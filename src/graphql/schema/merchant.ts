@@ -64,6 +64,7 @@ const Viewer = builder.objectRef<ViewerShape>('Viewer').implement({
 builder.queryField('viewer', (t) =>
   t.field({
     type: Viewer,
+    nullable: true,
     authScopes: { merchant: true, project: true },
     resolve: (_root, _args, { actor }): ViewerShape => {
       if (actor.kind === 'merchant') return { kind: 'merchant', merchantId: actor.merchantId, projectId: null };

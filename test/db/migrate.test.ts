@@ -1,0 +1,69 @@
+import { cp, mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { ensureDatabase } from '../../src/db/embedded.js';
+import { MIGRATIONS_DIR, migrate, readMigrations } from '../../src/db/migrate.js';
+
+async function emptyDatabase(): Promise<string> {
+  return ensureDatabase(inject('pgServerUrl'), `${inject('templateDb')}_f_empty_${Math.random().toString(36).slice(2, 10)}`);
+}
+
+async function appliedRows(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const res = await client.query('select migration_name, checksum, finished_at from "_prisma_migrations" order by migration_name');
+    return res.rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('migration runner', () => {
+  it('applies every migration once, in Prisma’s bookkeeping format, and nothing on a second run', async () => {
+    const url = await emptyDatabase();
+    const onDisk = await readMigrations();
+    expect(await migrate(url)).toEqual(onDisk.map((m) => m.name));
+    expect(await migrate(url)).toEqual([]);
+    const rows = await appliedRows(url);
+    expect(rows.map((r) => r.migration_name)).toEqual(onDisk.map((m) => m.name));
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.checksum) && r.finished_at !== null)).toBe(true);
+  });
+
+  it('migrates once when several processes start together (advisory lock)', async () => {
+    const url = await emptyDatabase();
+    const results = await Promise.all([migrate(url), migrate(url), migrate(url)]);
+    const applied = results.flat();
+    expect(applied).toHaveLength((await readMigrations()).length);
+    expect(await appliedRows(url)).toHaveLength(applied.length);
+  });
+
+  it('refuses to run when an applied migration was edited afterwards', async () => {
+    const url = await emptyDatabase();
+    await migrate(url);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'migrations-'));
+    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    const [first] = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory());
+    await writeFile(path.join(dir, first!.name, 'migration.sql'), '-- edited\nselect 1;');
+    await expect(migrate(url, dir)).rejects.toThrow(/changed after it was applied/);
+  });
+
+  it('rolls a failing migration back whole and records nothing for it', async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'migrations-'));
+    await cp(MIGRATIONS_DIR, dir, { recursive: true });
+    const bad = path.join(dir, '29991231000000_broken');
+    await (await import('node:fs/promises')).mkdir(bad);
+    await writeFile(path.join(bad, 'migration.sql'), 'create table half_done (id int); select * from no_such_table;');
+    await expect(migrate(url, dir)).rejects.toThrow(/29991231000000_broken failed/);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const t = await client.query(`select to_regclass('public.half_done') as t`);
+    await client.end();
+    expect(t.rows[0].t).toBeNull();
+    expect((await appliedRows(url)).map((r) => r.migration_name)).not.toContain('29991231000000_broken');
+  });
+});

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { ensureDatabase } from '../../src/db/embedded.js';
+import { operatorActor } from '../../src/domain/auth/actor.js';
+import { createMerchant } from '../../src/domain/merchants/merchants.js';
+import { createLogger } from '../../src/logger.js';
+import { startRuntime, type Role, type Runtime } from '../../src/runtime.js';
+
+export const TEST_SECRET_KEY = 'test-secret-key-0123456789abcdef0123456789';
+
+/** A fresh database cloned from the migrated template; nothing is shared between test files. */
+export async function createTestDatabase(): Promise<string> {
+  const name = `${inject('templateDb')}_f_${randomBytes(5).toString('hex')}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ensureDatabase(inject('pgServerUrl'), name, inject('templateDb'));
+    } catch (err) {
+      // Two files cloning the template at the same instant can collide; a retry settles it.
+      if (attempt >= 5) throw err;
+      await new Promise((r) => setTimeout(r, 200 * (attempt + 1)));
+    }
+  }
+}
+
+export function testEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY: TEST_SECRET_KEY,
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    PORT: '0',
+    ...extra,
+  };
+}
+
+export type TestApp = {
+  baseUrl: string;
+  databaseUrl: string;
+  runtime: Runtime;
+  deps: Runtime['deps'];
+  stop: () => Promise<void>;
+};
+
+/** The real service (HTTP server, GraphQL, workers) on a random loopback port. */
+export async function startTestApp(opts: { role?: Role; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestApp> {
+  const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
+  const config = loadConfig(testEnv(databaseUrl, opts.env));
+  const log = createLogger(config.logLevel);
+  const runtime = await startRuntime({ config, databaseUrl, secretKey: TEST_SECRET_KEY, role: opts.role ?? 'all', log, port: 0, host: '127.0.0.1' });
+  const port = runtime.http?.port;
+  return { baseUrl: `http://127.0.0.1:${port}`, databaseUrl, runtime, deps: runtime.deps, stop: runtime.stop };
+}
+
+export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
+
+export async function request<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<HttpResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export type GqlResult<T = any> = { status: number; data: T; errors?: { message: string; path?: string[]; extensions: { code: string; details: any } }[] };
+
+export async function gql<T = any>(baseUrl: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GqlResult<T>> {
+  const res = await request(baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
+  return { status: res.status, data: res.body?.data, errors: res.body?.errors };
+}
+
+/** Like `gql` but fails the test on any GraphQL error, returning `data`. */
+export async function gqlOk<T = any>(baseUrl: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
+  const res = await gql<T>(baseUrl, query, variables, token);
+  if (res.errors?.length) throw new Error(`GraphQL errors: ${JSON.stringify(res.errors)}`);
+  return res.data;
+}
+
+/** A merchant made by the operator, with its key. */
+export async function makeMerchant(app: TestApp, opts: { name?: string; credit?: number } = {}) {
+  const { merchant, merchantKey } = await createMerchant(app.deps, operatorActor, {
+    name: opts.name ?? 'Test merchant',
+    credit: opts.credit ?? 0,
+  });
+  return { merchantId: merchant.id, merchantKey };
+}
+
+const CREATE_PROJECT = `mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id sandbox } } }`;
+
+/** A merchant with one project (sandbox by default) and its API key. */
+export async function makeProject(app: TestApp, opts: { sandbox?: boolean; merchantKey?: string; settings?: Record<string, unknown> } = {}) {
+  const merchant = opts.merchantKey ? { merchantKey: opts.merchantKey, merchantId: '' } : await makeMerchant(app);
+  const data = await gqlOk(app.baseUrl, CREATE_PROJECT, { input: { name: 'Shop', sandbox: opts.sandbox ?? true, ...opts.settings } }, merchant.merchantKey);
+  return { ...merchant, projectId: data.createProject.project.id as string, apiKey: data.createProject.apiKey as string };
+}

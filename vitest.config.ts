@@ -1,0 +1,21 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+const require = createRequire(import.meta.url);
+
+export default defineConfig({
+  resolve: {
+    // graphql 16 ships CJS and ESM builds; Node (and so Pothos, Yoga) loads the CJS one, Vite would
+    // pick the ESM one for our files. One copy only, or graphql refuses types "from another realm".
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+    pool: 'forks',
+    // Two cores: two files at a time, each on its own database cloned from a migrated template.
+    maxWorkers: 2,
+  },
+});
