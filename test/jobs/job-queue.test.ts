@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, startTestApp, type TestApp } from '../support/harness.js';
+import { waitFor } from '../support/process.js';
+
+let app: TestApp;
+let projectId: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  ({ projectId } = await makeProject(app));
+});
+afterAll(() => app.stop());
+
+async function insertKey(key: string, expiresAt: Date) {
+  await app.deps.prisma.idempotencyKey.create({ data: { projectId, key, requestHash: 'h', expiresAt } });
+}
+
+describe('jobs on pg-boss', () => {
+  it('a job sent to a queue is picked up by the worker and runs its handler', async () => {
+    await insertKey('old', new Date(Date.now() - 1000));
+    await insertKey('fresh', new Date(Date.now() + 86_400_000));
+    await app.deps.jobs.send('prune-idempotency-keys', {});
+    const remaining = async () => (await app.deps.prisma.idempotencyKey.findMany({ where: { projectId } })).map((k) => k.key);
+    let keys: string[] = [];
+    await waitFor(() => !keys.includes('old') && keys.length > 0, 10_000, 'the prune job').catch(() => undefined);
+    for (let i = 0; i < 100 && (keys = await remaining()).includes('old'); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(keys).toEqual(['fresh']);
+  });
+
+  it('a job sent inside a transaction that rolls back is never created', async () => {
+    const before = await app.deps.prisma.$queryRawUnsafe<{ n: bigint }[]>(`select count(*)::bigint as n from pgboss.job where name = 'prune-idempotency-keys'`);
+    await expect(
+      app.deps.prisma.$transaction(async (tx) => {
+        await app.deps.jobs.send('prune-idempotency-keys', { probe: 'rolled-back' }, { tx, startAfter: new Date(Date.now() + 3_600_000) });
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const after = await app.deps.prisma.$queryRawUnsafe<{ n: bigint }[]>(`select count(*)::bigint as n from pgboss.job where name = 'prune-idempotency-keys'`);
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it('a job sent inside a committed transaction exists with the state change', async () => {
+    const id = await app.deps.prisma.$transaction(async (tx) => {
+      await tx.idempotencyKey.create({ data: { projectId, key: 'with-job', requestHash: 'h', expiresAt: new Date(Date.now() + 60_000) } });
+      return app.deps.jobs.send('prune-idempotency-keys', { probe: 'committed' }, { tx, startAfter: new Date(Date.now() + 3_600_000) });
+    });
+    const rows = await app.deps.prisma.$queryRawUnsafe<{ data: { probe: string } }[]>(`select data from pgboss.job where id = $1::uuid`, id);
+    expect(rows[0]!.data.probe).toBe('committed');
+  });
+});

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, request, testEnv } from '../support/harness.js';
+import { runTs, spawnTs, waitFor, type Spawned } from '../support/process.js';
+
+let databaseUrl: string;
+const running: Spawned[] = [];
+
+beforeAll(async () => {
+  databaseUrl = await createTestDatabase();
+});
+afterAll(() => {
+  for (const p of running) p.child.kill('SIGKILL');
+});
+
+function start(role: string, extra: Record<string, string> = {}) {
+  const p = spawnTs('src/main.ts', ['--role', role], testEnv(databaseUrl, { PORT: '0', ...extra }));
+  running.push(p);
+  return p;
+}
+
+const portOf = (p: Spawned) => Number(/listening on port (\d+)/.exec(p.stdout())?.[1]);
+
+describe('processes', () => {
+  it('an API process serves HTTP and exits 0 on SIGTERM after finishing', async () => {
+    const api = start('api');
+    await waitFor(() => /listening on port \d+/.test(api.stdout()), 20_000, 'the API to listen');
+    const ready = await request(`http://127.0.0.1:${portOf(api)}`, 'GET', '/readyz');
+    expect(ready.status).toBe(200);
+    api.child.kill('SIGTERM');
+    expect(await api.exit).toBe(0);
+  });
+
+  it('a worker process runs jobs without HTTP, beside an API process on the same database', async () => {
+    const worker = start('worker');
+    const api = start('api');
+    await waitFor(() => worker.stdout().includes('worker running') && /listening on port/.test(api.stdout()), 20_000, 'both roles');
+    expect(worker.stdout()).not.toMatch(/listening on port/);
+    worker.child.kill('SIGTERM');
+    api.child.kill('SIGTERM');
+    expect(await worker.exit).toBe(0);
+    expect(await api.exit).toBe(0);
+  });
+
+  it('refuses to start on a bad environment, naming the variable', async () => {
+    const res = await runTs('src/main.ts', [], testEnv(databaseUrl, { PORT: 'eighty' }));
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/PORT/);
+    expect(res.stderr).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('requires SECRET_KEY when DATABASE_URL is set', async () => {
+    const env = testEnv(databaseUrl);
+    const res = await runTs('src/main.ts', [], { ...env, SECRET_KEY: '' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/SECRET_KEY/);
+  });
+});

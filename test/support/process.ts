@@ -1,0 +1,30 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+
+
+export type Spawned = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };
+
+/** Runs one of the project's entry points the way `npm run …` would, without npm's own output. */
+export function spawnTs(entry: string, args: string[], env: Record<string, string>): Spawned {
+  // One process, as `npm start` runs it (node --import tsx), so signals reach our handlers directly.
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, stdout: () => out, stderr: () => err, exit };
+}
+
+export async function runTs(entry: string, args: string[], env: Record<string, string>) {
+  const p = spawnTs(entry, args, env);
+  const code = await p.exit;
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
+}
+
+export async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
