@@ -1,0 +1,27 @@
+import { AMOUNT, buildParsed, fieldsOf, findField, leadingAmount } from '../fields.js';
+import { findBankTime } from '../jalali.js';
+import type { SmsParser } from '../types.js';
+
+const BANK_MARK = /^بلو(?:\s|$)|بلوبانک|blu\s*bank/im;
+const FLOW = new RegExp(String.raw`(${AMOUNT})\s*(ریال|تومان)\s*(به حساب شما نشست|از حساب شما پرید)`);
+
+/**
+ * `بلو` / `واریز پول` / `سارا عزیز، 8,200,000 ریال به حساب شما نشست.` / `موجودی: …` / `14:02` / `1404.07.15`.
+ * Blu names no account, so the hint is always null.
+ */
+export const blu: SmsParser = {
+  bankCode: 'blu',
+  senders: [/blu/i],
+  parse(body, receivedAt) {
+    const flow = FLOW.exec(body);
+    if (!flow && !BANK_MARK.test(body)) return null;
+    const sum = findField(fieldsOf(body), /^مبلغ$/);
+    const signals = {
+      body,
+      amount: flow ? leadingAmount(`${flow[1]} ${flow[2]}`) : sum ? leadingAmount(sum.value) : null,
+      deposit: flow?.[3] === 'به حساب شما نشست',
+      withdrawal: flow?.[3] === 'از حساب شما پرید',
+    };
+    return buildParsed('blu', signals, null, findBankTime(body, { receivedAt }));
+  },
+};
