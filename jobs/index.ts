@@ -1,6 +1,9 @@
 import type { Deps } from '../src/domain/deps.js';
 import type { JobDefinition } from '../src/queue/job-queue.js';
+import { endLateWindowJob } from './end-late-window.js';
+import { expirePaymentJob } from './expire-payment.js';
+import { paymentSweepJob } from './payment-sweep.js';
 import { pruneIdempotencyKeys } from './prune-idempotency-keys.js';
 
 /** Every job kind; each queue is created at start-up so that no `send` is ever lost. */
-export const jobDefinitions: JobDefinition<Deps>[] = [pruneIdempotencyKeys];
+export const jobDefinitions: JobDefinition<Deps>[] = [expirePaymentJob, endLateWindowJob, paymentSweepJob, pruneIdempotencyKeys];

@@ -2,6 +2,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { isUniqueViolation } from './db/errors.js';
 import { openDatabase } from './db/open.js';
 import { ensureDemo } from './domain/demo/demo.js';
+import { createPayment } from './domain/payments/create-payment.js';
+import { checkoutUrl } from './domain/payments/record.js';
 import type { Deps } from './domain/deps.js';
 import { createLogger } from './logger.js';
 import { startRuntime, type Role } from './runtime.js';
@@ -21,6 +23,12 @@ async function announceDemo(deps: Deps, baseUrl: string) {
   }
   try {
     const demo = await ensureDemo(deps);
+    const demoPayment = await createPayment(
+      deps,
+      { kind: 'project', projectId: demo.projectId, merchantId: demo.merchantId, sandbox: true, keyId: 'demo-seed' },
+      { amount: 250_000, callbackUrl: 'https://example.com/demo-return', orderId: 'demo-1', description: 'Demo payment' },
+    );
+    const demoCheckout = demoPayment.replayed ? null : checkoutUrl(baseUrl, demoPayment.payment.token);
     console.log(
       [
         'Demo sandbox seeded (keys are shown once; `npm run cli -- demo` re-issues them):',
@@ -28,6 +36,7 @@ async function announceDemo(deps: Deps, baseUrl: string) {
         `  project API key (sandbox):         ${demo.apiKey}`,
         `  project id: ${demo.projectId}   card id: ${demo.cardId}`,
         `  payment link: ${baseUrl}/v1/links/${demo.linkSlug}`,
+        `  demo checkout (pending sandbox payment, expires in 15 min): ${demoCheckout}`,
       ].join('\n'),
     );
   } catch (err) {

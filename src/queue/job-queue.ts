@@ -8,6 +8,8 @@ export type JobDefinition<D = unknown> = {
   options: QueueOptions;
   /** Cron expression (UTC) for periodic jobs. */
   cron?: string;
+  /** Also send one when a worker starts (catch-up after downtime). */
+  runAtStart?: boolean;
   handler: (deps: D, data: unknown) => Promise<void>;
 };
 
@@ -62,6 +64,7 @@ export class JobQueue {
         }
       });
       if (def.cron) await this.boss.schedule(def.name, def.cron, {});
+      if (def.runAtStart) await this.boss.send(def.name, {}, { singletonKey: 'at-start', singletonSeconds: 30 });
     }
   }
 

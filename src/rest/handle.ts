@@ -15,11 +15,19 @@ function readBody(req: Request, res: Response): Promise<void> {
   return new Promise((resolve, reject) => parseJson(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 }
 
+/** A response body already serialised by the domain (idempotent replays must match byte for byte). */
+export class RawJson {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {}
+}
+
 type RouteInput<Q extends z.ZodType | undefined> = {
   deps: Deps;
   params: Record<string, string>;
   body: unknown;
-  query: Q extends z.ZodType ? z.output<Q> : undefined;
+  query: Q extends z.ZodType ? z.output<Q> : Request['query'];
   headers: Request['headers'];
   ip: string | undefined;
 };
@@ -45,7 +53,7 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
       const allowed = requireActor(actor, ...spec.auth);
       // The body is read only once the caller is known: 401/403 win over 413 and 400.
       if (!BODYLESS_METHODS.has(req.method)) await readBody(req, res);
-      const query = (spec.query ? parseInput(spec.query, req.query) : undefined) as RouteInput<Q>['query'];
+      const query = (spec.query ? parseInput(spec.query, req.query) : req.query) as RouteInput<Q>['query'];
       const result = await spec.run(allowed, {
         deps,
         params: req.params as Record<string, string>,
@@ -55,6 +63,7 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
         ip: req.ip,
       });
       if (result === undefined) res.status(204).end();
+      else if (result instanceof RawJson) res.status(result.status).type('application/json').send(result.body);
       else res.status(spec.status ?? 200).json(result);
     } catch (err) {
       next(err);

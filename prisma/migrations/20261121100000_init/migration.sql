@@ -315,12 +315,10 @@ CREATE TABLE idempotency_keys (
   project_id      uuid NOT NULL REFERENCES projects(id),
   key             text NOT NULL CHECK (length(key) BETWEEN 1 AND 255),
   request_hash    text NOT NULL,
-  state           text NOT NULL DEFAULT 'running' CHECK (state IN ('running', 'done')),
-  response_status integer,
-  response_body   text,
+  response_status integer NOT NULL,
+  response_body   text NOT NULL,
   created_at      timestamptz(3) NOT NULL DEFAULT now(),
   expires_at      timestamptz(3) NOT NULL,
-  PRIMARY KEY (project_id, key),
-  CONSTRAINT idempotency_keys_done_has_response CHECK ((state = 'done') = (response_body IS NOT NULL AND response_status IS NOT NULL))
+  PRIMARY KEY (project_id, key)
 );
 CREATE INDEX idempotency_keys_expires_at_idx ON idempotency_keys (expires_at);

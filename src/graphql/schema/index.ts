@@ -6,5 +6,6 @@ import './device.js';
 import './card.js';
 import './payment-link.js';
 import './webhook-endpoint.js';
+import './payment.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import { requireActor, type Actor } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import { parseInput, uuidSchema } from '../validation.js';
+import { applyTransition, lockPayment } from './transitions.js';
+import type { PaymentRow } from './types.js';
+
+function paymentId(id: string): string {
+  if (!uuidSchema.safeParse(id).success) throw AppError.notFound('Payment');
+  return id;
+}
+
+/**
+ * Verify (SPEC 3): idempotent; every call counts; the first call that sees the payment confirmed
+ * stamps `verifiedAt`. The row lock makes concurrent verifies agree on which one was first.
+ */
+export async function verifyPayment(deps: Deps, actor: Actor, id: string): Promise<{ payment: PaymentRow; alreadyVerified: boolean }> {
+  const { projectId } = requireActor(actor, 'project');
+  const rows = await deps.prisma.$queryRaw<{ id: string; previously_verified: boolean }[]>`
+    WITH target AS (
+      SELECT id, verified_at FROM payments WHERE id = ${paymentId(id)}::uuid AND project_id = ${projectId}::uuid FOR UPDATE
+    )
+    UPDATE payments p
+       SET verify_count = p.verify_count + 1,
+           verified_at = CASE WHEN p.status = 'confirmed' AND p.verified_at IS NULL THEN now() ELSE p.verified_at END,
+           updated_at = now()
+      FROM target
+     WHERE p.id = target.id
+    RETURNING p.id, target.verified_at IS NOT NULL AS previously_verified`;
+  const row = rows[0];
+  if (!row) throw AppError.notFound('Payment');
+  const payment = await deps.prisma.payment.findUniqueOrThrow({ where: { id: row.id } });
+  return { payment, alreadyVerified: row.previously_verified };
+}
+
+const reasonSchema = z.string().trim().min(1, 'must be 1..300 characters').max(300, 'must be 1..300 characters');
+
+/** Merchant's rejection: pending only; releases the reserved fee; event payment.rejected with the reason. */
+export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason: unknown): Promise<PaymentRow> {
+  const { projectId } = requireActor(actor, 'project');
+  const why = parseInput(z.object({ reason: reasonSchema }), { reason }).reason;
+  return deps.prisma.$transaction(async (tx) => {
+    const payment = await lockPayment(tx, paymentId(id), projectId);
+    return applyTransition(tx, payment, 'reject', { rejectReason: why });
+  });
+}
+
+/**
+ * The merchant's decision after review: confirms a pending payment, or an expired one inside its
+ * late window (a late confirmation). `confirmationSource` is `manual`.
+ */
+export async function confirmPaymentManually(deps: Deps, actor: Actor, id: string, note?: unknown): Promise<PaymentRow> {
+  const { projectId } = requireActor(actor, 'project');
+  const checkedNote = parseInput(z.string().trim().max(500).nullish(), note);
+  return deps.prisma.$transaction(async (tx) => {
+    const payment = await lockPayment(tx, paymentId(id), projectId);
+    return applyTransition(tx, payment, 'confirm', {
+      confirmationSource: 'manual',
+      manualNote: checkedNote ?? null,
+      reviewRequired: false,
+      reviewReason: null,
+    });
+  });
+}

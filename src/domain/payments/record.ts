@@ -1,0 +1,58 @@
+import type { PaymentRow } from './types.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** SPEC 2.1, every field present (null when unset), amounts as digit strings, in spec order. */
+export function paymentRecord(p: PaymentRow) {
+  return {
+    id: p.id,
+    status: p.status,
+    amountRequested: p.amountRequested.toString(),
+    amountFinal: p.amountFinal.toString(),
+    code: p.code,
+    amountMode: p.amountMode,
+    orderId: p.orderId,
+    description: p.description,
+    token: p.token,
+    reviewRequired: p.reviewRequired,
+    reviewReason: p.reviewReason,
+    confirmationSource: p.confirmationSource,
+    confirmedAt: iso(p.confirmedAt),
+    verifiedAt: iso(p.verifiedAt),
+    verifyCount: p.verifyCount,
+    expiresAt: iso(p.expiresAt),
+    payerPhone: p.payerPhone,
+    payerCardLast4: p.payerCardLast4,
+    payerTrackingNumber: p.payerTrackingNumber,
+    payerReportedPaidAt: iso(p.payerReportedPaidAt),
+    metadata: (p.metadata ?? null) as Record<string, unknown> | null,
+    sandbox: p.sandbox,
+    createdAt: iso(p.createdAt),
+    updatedAt: iso(p.updatedAt),
+  };
+}
+
+export type PaymentRecord = ReturnType<typeof paymentRecord>;
+
+export function checkoutUrl(publicBaseUrl: string, token: string): string {
+  return `${publicBaseUrl}/pay/${token}`;
+}
+
+/** SPEC 2.2. `alreadyVerified` is whether verify had seen it confirmed before this call. */
+export function verifyResult(p: PaymentRow, alreadyVerified: boolean) {
+  return {
+    id: p.id,
+    status: p.status,
+    verified: p.status === 'confirmed',
+    alreadyVerified,
+    orderId: p.orderId,
+    amountRequested: p.amountRequested.toString(),
+    amountFinal: p.amountFinal.toString(),
+    confirmedAt: iso(p.confirmedAt),
+    confirmationSource: p.confirmationSource,
+    payerCardLast4: p.payerCardLast4,
+    sandbox: p.sandbox,
+  };
+}
+
+export type VerifyResult = ReturnType<typeof verifyResult>;

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { Router } from 'express';
+import type { Deps } from '../domain/deps.js';
+import { rejectPayment, verifyPayment } from '../domain/payments/actions.js';
+import { createPayment } from '../domain/payments/create-payment.js';
+import { getPayment, listPayments } from '../domain/payments/queries.js';
+import { paymentRecord, verifyResult } from '../domain/payments/record.js';
+import { AppError } from '../errors.js';
+import { handle, RawJson } from './handle.js';
+
+function idempotencyOf(header: string | string[] | undefined, body: unknown) {
+  if (header === undefined) return undefined;
+  const key = Array.isArray(header) ? header[0] : header;
+  if (!key || key.length > 255) {
+    throw AppError.invalid([{ field: 'Idempotency-Key', message: 'must be 1..255 characters' }]);
+  }
+  return { key, requestHash: createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex') };
+}
+
+export function paymentRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.post(
+    '/payments',
+    handle(deps, {
+      auth: ['project'],
+      run: async (actor, { body, headers }) => {
+        const result = await createPayment(deps, actor, body, { idempotency: idempotencyOf(headers['idempotency-key'], body) });
+        return new RawJson(201, result.responseBody);
+      },
+    }),
+  );
+
+  router.get(
+    '/payments',
+    handle(deps, {
+      auth: ['project'],
+      run: async (actor, { query }) => {
+        const page = await listPayments(deps, actor, query);
+        return { ...page, items: page.items.map(paymentRecord) };
+      },
+    }),
+  );
+
+  router.get(
+    '/payments/:id',
+    handle(deps, { auth: ['project'], run: async (actor, { params }) => paymentRecord(await getPayment(deps, actor, params.id!)) }),
+  );
+
+  router.post(
+    '/payments/:id/verify',
+    handle(deps, {
+      auth: ['project'],
+      run: async (actor, { params }) => {
+        const { payment, alreadyVerified } = await verifyPayment(deps, actor, params.id!);
+        return verifyResult(payment, alreadyVerified);
+      },
+    }),
+  );
+
+  router.post(
+    '/payments/:id/reject',
+    handle(deps, {
+      auth: ['project'],
+      run: async (actor, { params, body }) => {
+        const reason = (body as { reason?: unknown } | undefined)?.reason;
+        return paymentRecord(await rejectPayment(deps, actor, params.id!, reason));
+      },
+    }),
+  );
+
+  return router;
+}
