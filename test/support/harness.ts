@@ -110,3 +110,35 @@ export async function makeProject(app: TestApp, opts: { sandbox?: boolean; merch
   const data = await gqlOk(app.baseUrl, CREATE_PROJECT, { input: { name: 'Shop', sandbox: opts.sandbox ?? true, ...opts.settings } }, merchant.merchantKey);
   return { ...merchant, projectId: data.createProject.project.id as string, apiKey: data.createProject.apiKey as string };
 }
+
+const CREATE_CARD = `mutation($input: CreateCardInput!) { createCard(input: $input) { id } }`;
+
+/** A project (sandbox unless said) with one card; live shops get a device that has sent a heartbeat. */
+export async function makeShop(
+  app: TestApp,
+  opts: { sandbox?: boolean; credit?: number; settings?: Record<string, unknown>; card?: Record<string, unknown>; merchantKey?: string } = {},
+) {
+  const merchant = opts.merchantKey ? { merchantKey: opts.merchantKey, merchantId: '' } : await makeMerchant(app, { credit: opts.credit ?? 0 });
+  const project = await makeProject(app, { merchantKey: merchant.merchantKey, sandbox: opts.sandbox ?? true, settings: opts.settings });
+  let deviceId: string | undefined;
+  let deviceToken: string | undefined;
+  if (opts.sandbox === false) {
+    const d = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Phone" }) { token device { id } } }`, {}, merchant.merchantKey);
+    deviceId = d.createDevice.device.id;
+    deviceToken = d.createDevice.token;
+    await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: deviceToken });
+  }
+  const card = await gqlOk(
+    app.baseUrl,
+    CREATE_CARD,
+    { input: { projectId: project.projectId, deviceId, bankCode: 'mellat', cardNumber: '6104337812345678', holderName: 'Shop', ...opts.card } },
+    merchant.merchantKey,
+  );
+  return { ...merchant, ...project, cardId: card.createCard.id as string, deviceId, deviceToken };
+}
+
+export const CALLBACK = 'https://shop.example.com/return';
+
+export function createPaymentRest(app: TestApp, apiKey: string, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return request(app.baseUrl, 'POST', '/v1/payments', { token: apiKey, body: { callbackUrl: CALLBACK, ...body }, headers });
+}
