@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.stop());
+
+describe('concurrency', () => {
+  it('200 concurrent creates of one amount on one card get 200 distinct final amounts, no errors', async () => {
+    const shop = await makeShop(app);
+    const results = await Promise.all(Array.from({ length: 200 }, () => createPaymentRest(app, shop.apiKey, { amount: 500_000 })));
+    expect(results.filter((r) => r.status !== 201).map((r) => r.body)).toEqual([]);
+    const finals = new Set(results.map((r) => r.body.amountFinal));
+    expect(finals.size).toBe(200);
+    const holds = await app.deps.prisma.amountHold.count({ where: { payment: { projectId: shop.projectId }, releasedAt: null } });
+    expect(holds).toBe(200);
+  });
+
+  it('runs out of codes with 503 codes_exhausted instead of reusing an amount', async () => {
+    const shop = await makeShop(app, { settings: { maxCode: 3 } });
+    const results = await Promise.all(Array.from({ length: 5 }, () => createPaymentRest(app, shop.apiKey, { amount: 70_000 })));
+    const ok = results.filter((r) => r.status === 201);
+    expect(ok).toHaveLength(3);
+    expect(new Set(ok.map((r) => r.body.code))).toEqual(new Set([10, 20, 30]));
+    for (const r of results.filter((x) => x.status !== 201)) {
+      expect(r.status).toBe(503);
+      expect(r.body.error.code).toBe('no_card_available');
+      expect(r.body.details.reasons).toEqual(['codes_exhausted']);
+    }
+  });
+
+  it('20 concurrent creates with one Idempotency-Key make one payment; the rest replay it or are told it is running', async () => {
+    const shop = await makeShop(app);
+    const body = { amount: 300_000, orderId: 'idem-1' };
+    const results = await Promise.all(Array.from({ length: 20 }, () => createPaymentRest(app, shop.apiKey, body, { 'Idempotency-Key': 'key-1' })));
+    const created = results.filter((r) => r.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((r) => r.text)).size).toBe(1);
+    for (const r of results.filter((x) => x.status !== 201)) {
+      expect(r.status).toBe(409);
+      expect(r.body.error.code).toBe('idempotency_conflict');
+    }
+    expect(await app.deps.prisma.payment.count({ where: { projectId: shop.projectId } })).toBe(1);
+
+    const replay = await createPaymentRest(app, shop.apiKey, body, { 'Idempotency-Key': 'key-1' });
+    expect(replay.status).toBe(201);
+    expect(replay.text).toBe(created[0]!.text);
+    const conflict = await createPaymentRest(app, shop.apiKey, { ...body, amount: 300_010 }, { 'Idempotency-Key': 'key-1' });
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.error.code).toBe('idempotency_conflict');
+    const tooLong = await createPaymentRest(app, shop.apiKey, body, { 'Idempotency-Key': 'k'.repeat(256) });
+    expect(tooLong.status).toBe(400);
+    expect((await createPaymentRest(app, shop.apiKey, body, { 'Idempotency-Key': 'k'.repeat(255) })).status).toBe(201);
+  });
+
+  it('does not store failures under an Idempotency-Key', async () => {
+    const shop = await makeShop(app);
+    const bad = await createPaymentRest(app, shop.apiKey, { amount: 1 }, { 'Idempotency-Key': 'retry-me' });
+    expect(bad.status).toBe(400);
+    const good = await createPaymentRest(app, shop.apiKey, { amount: 10_000 }, { 'Idempotency-Key': 'retry-me' });
+    expect(good.status).toBe(201);
+  });
+
+  it('10 concurrent verifies after confirmation: exactly one says alreadyVerified false', async () => {
+    const shop = await makeShop(app);
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 80_000 })).body;
+    await gqlOk(app.baseUrl, `mutation($id: ID!) { confirmPaymentManually(id: $id) { status } }`, { id: p.id }, shop.apiKey);
+    const results = await Promise.all(Array.from({ length: 10 }, () => request(app.baseUrl, 'POST', `/v1/payments/${p.id}/verify`, { token: shop.apiKey })));
+    expect(results.every((r) => r.status === 200 && r.body.verified === true)).toBe(true);
+    expect(results.filter((r) => r.body.alreadyVerified === false)).toHaveLength(1);
+    const after = (await request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey })).body;
+    expect(after.verifyCount).toBe(10);
+    expect(after.verifiedAt).not.toBeNull();
+  });
+});
