@@ -113,6 +113,20 @@ describe('credit', () => {
     expect(ledger.viewer.merchant.ledger.edges[0].node).toEqual({ kind: 'fee', amount: '-1000', balanceAfter: '1000', paymentId: b.id });
   });
 
+  it('an expired live payment keeps its fee reserved through the late window, then releases it', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000, settings: { paymentTimeLimitSeconds: 5, lateWindowSeconds: 0 } });
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 20_000 })).body;
+    expect(await credit(shop.merchantKey)).toEqual({ balance: '1000', reserved: '1000', available: '0' });
+    const started = Date.now();
+    let row = await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: p.id } });
+    while (row.feeState !== 'released' && Date.now() - started < 12_000) {
+      await new Promise((r) => setTimeout(r, 200));
+      row = await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: p.id } });
+    }
+    expect(row).toMatchObject({ status: 'expired', feeState: 'released' });
+    expect(await credit(shop.merchantKey)).toEqual({ balance: '1000', reserved: '0', available: '1000' });
+  });
+
   it('sandbox payments never touch credit', async () => {
     const shop = await makeShop(app, { credit: 0 });
     expect((await createPaymentRest(app, shop.apiKey, { amount: 20_000 })).status).toBe(201);
