@@ -2,11 +2,13 @@ import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { deviceRoutes } from './device-routes.js';
 import { paymentRoutes } from './payment-routes.js';
+import { sandboxRoutes } from './sandbox-routes.js';
 
 /** `/v1`: one router per concern, each route a thin call into the domain. */
 export function restRouter(deps: Deps): Router {
   const router = Router();
   router.use(paymentRoutes(deps));
   router.use(deviceRoutes(deps));
+  router.use(sandboxRoutes(deps));
   return router;
 }

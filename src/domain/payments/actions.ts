@@ -3,6 +3,7 @@ import { AppError } from '../../errors.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
+import { settleReviewedMessage } from '../bank-messages/decisions.js';
 import { applyTransition, lockPayment } from './transitions.js';
 import type { PaymentRow } from './types.js';
 
@@ -55,11 +56,14 @@ export async function confirmPaymentManually(deps: Deps, actor: Actor, id: strin
   const checkedNote = parseInput(z.string().trim().max(500).nullish(), note);
   return deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), projectId);
-    return applyTransition(tx, payment, 'confirm', {
+    const confirmed = await applyTransition(tx, payment, 'confirm', {
       confirmationSource: 'manual',
       manualNote: checkedNote ?? null,
       reviewRequired: false,
       reviewReason: null,
     });
+    const messageId = await settleReviewedMessage(tx, confirmed.id);
+    if (!messageId) return confirmed;
+    return tx.payment.update({ where: { id: confirmed.id }, data: { confirmedByMessageId: messageId } });
   });
 }

@@ -35,12 +35,12 @@ export async function applyTransition(
   tx: Tx,
   payment: PaymentRow,
   name: TransitionName,
-  fields: Prisma.PaymentUpdateInput = {},
+  fields: Prisma.PaymentUncheckedUpdateManyInput = {},
   now = new Date(),
 ): Promise<PaymentRow> {
   checkTransition(payment, name, now);
   const { to, event } = transitions[name];
-  const data: Prisma.PaymentUpdateInput = { ...fields, status: to };
+  const data: Prisma.PaymentUncheckedUpdateManyInput = { ...fields, status: to };
   if (name === 'confirm') {
     await debitReservedFee(tx, payment);
     Object.assign(data, { confirmedAt: now, receiptCode: newReceiptCode(), feeState: payment.sandbox ? 'none' : 'debited' });
@@ -52,7 +52,7 @@ export async function applyTransition(
     data.expiredAt = now;
   }
   // The status condition makes a lost lock impossible to miss: no row, no transition.
-  const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: payment.status }, data: data as Prisma.PaymentUpdateManyMutationInput });
+  const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: payment.status }, data });
   if (count !== 1) throw new AppError('invalid_state', 'The payment changed concurrently; retry.', { status: payment.status });
   const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
   await recordEvent(tx, event, updated);

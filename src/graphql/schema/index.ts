@@ -7,5 +7,6 @@ import './card.js';
 import './payment-link.js';
 import './webhook-endpoint.js';
 import './payment.js';
+import './bank-message.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());

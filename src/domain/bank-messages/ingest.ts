@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Tx } from '../../db/prisma.js';
+import { requireActor, type Actor } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import { matchDeposit, type MatchOutcome } from '../matching/match-deposit.js';
+import { effectiveTime, parseSms } from '../sms/registry.js';
+import { parseInput } from '../validation.js';
+
+const messageInput = z.object({
+  sender: z.string().trim().min(1, 'must be 1..100 characters').max(100, 'must be 1..100 characters'),
+  body: z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10,000 characters'),
+  receivedAt: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).transform((s) => new Date(s)),
+});
+
+export type MessageStatus = 'received' | 'matched' | 'needs_review' | 'unmatched' | 'ignored' | 'unparsed' | 'duplicate' | 'dismissed';
+
+// Processing normally happens before the device gets its answer; this job only rescues a message
+// whose processing was cut off (crash, deploy) after it was stored.
+const RESCUE_DELAY_MS = 30_000;
+
+/**
+ * A device forwards one raw SMS. It is stored first, in its own transaction, so it is never lost;
+ * then it is parsed and matched. The same device, body and receivedAt again is stored as a
+ * `duplicate` of the first, with its own id.
+ */
+export async function receiveBankMessage(deps: Deps, actor: Actor, input: unknown): Promise<{ id: string; status: MessageStatus }> {
+  const device = requireActor(actor, 'device');
+  const data = parseInput(messageInput, input);
+  const bodySha256 = createHash('sha256').update(data.body, 'utf8').digest('hex');
+
+  const stored = await deps.prisma.$transaction(async (tx) => {
+    const [inserted] = await tx.$queryRaw<{ id: string }[]>`
+      INSERT INTO bank_messages (merchant_id, device_id, sender, body, body_sha256, received_at)
+      VALUES (${device.merchantId}::uuid, ${device.deviceId}::uuid, ${data.sender}, ${data.body}, ${bodySha256}, ${data.receivedAt})
+      ON CONFLICT (device_id, body_sha256, received_at) WHERE duplicate_of_id IS NULL AND device_id IS NOT NULL DO NOTHING
+      RETURNING id`;
+    if (inserted) {
+      await deps.jobs.send('process-bank-message', { messageId: inserted.id }, { tx, startAfter: new Date(Date.now() + RESCUE_DELAY_MS) });
+      return { id: inserted.id, duplicate: false };
+    }
+    const original = await tx.bankMessage.findFirstOrThrow({
+      where: { deviceId: device.deviceId, bodySha256, receivedAt: data.receivedAt, duplicateOfId: null },
+    });
+    const dup = await tx.bankMessage.create({
+      data: {
+        merchantId: device.merchantId,
+        deviceId: device.deviceId,
+        sender: data.sender,
+        body: data.body,
+        bodySha256,
+        receivedAt: data.receivedAt,
+        status: 'duplicate',
+        statusReason: `Same device, body and receivedAt as message ${original.id}.`,
+        duplicateOfId: original.id,
+        decidedAt: new Date(),
+      },
+    });
+    return { id: dup.id, duplicate: true };
+  });
+  if (stored.duplicate) return { id: stored.id, status: 'duplicate' };
+  return { id: stored.id, status: await processBankMessage(deps, stored.id) };
+}
+
+/** Parses and matches a stored message still `received`; any other status is left as it is. */
+export async function processBankMessage(deps: Deps, messageId: string): Promise<MessageStatus> {
+  return deps.prisma.$transaction(async (tx) => {
+    const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM bank_messages WHERE id = ${messageId}::uuid FOR UPDATE`;
+    if (!locked) return 'unparsed';
+    const message = await tx.bankMessage.findUniqueOrThrow({ where: { id: messageId } });
+    if (message.status !== 'received') return message.status as MessageStatus;
+
+    const { parsed } = parseSms(message.sender, message.body, message.receivedAt);
+    if (!parsed) return settle(tx, messageId, 'unparsed', 'No bank parser recognised this message; it is kept for review.');
+    await tx.bankMessage.update({
+      where: { id: messageId },
+      data: { bankCode: parsed.bankCode, direction: parsed.direction, amount: parsed.amount, accountHint: parsed.accountHint, bankTime: parsed.bankTime, reference: parsed.reference },
+    });
+    if (parsed.direction !== 'deposit' || parsed.amount === null) {
+      return settle(tx, messageId, 'ignored', `Not a deposit (${parsed.direction}).`);
+    }
+    const scopeCards = message.deviceId
+      ? await tx.card.findMany({ where: { deviceId: message.deviceId }, select: { id: true, projectId: true, cardNumber: true, accountNumber: true } })
+      : [];
+    if (scopeCards.length === 0) return settle(tx, messageId, 'unmatched', 'No card is linked to this device.');
+    const result = await matchDeposit(tx, messageId, `device:${message.deviceId}`, scopeCards, {
+      amount: parsed.amount,
+      at: effectiveTime(parsed, message.receivedAt),
+      accountHint: parsed.accountHint,
+    });
+    return settle(tx, messageId, result.status, result.statusReason, result);
+  });
+}
+
+export async function settle(tx: Tx, messageId: string, status: MessageStatus, statusReason: string, match?: MatchOutcome): Promise<MessageStatus> {
+  await tx.bankMessage.update({
+    where: { id: messageId },
+    data: {
+      status,
+      statusReason,
+      ...(match ? { paymentId: match.paymentId, cardId: match.cardId, projectId: match.projectId } : {}),
+    },
+  });
+  return status;
+}

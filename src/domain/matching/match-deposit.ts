@@ -1,0 +1,125 @@
+import type { Tx } from '../../db/prisma.js';
+import { applyTransition, lockPayment } from '../payments/transitions.js';
+
+/** A deposit as the engine sees it, whether read from a real SMS or simulated. */
+export type Deposit = {
+  amount: bigint;
+  /** When the money arrived: the bank's time, else the SMS's arrival. */
+  at: Date;
+  accountHint: string | null;
+  payerCardLast4?: string | null;
+};
+
+export type ScopeCard = { id: string; projectId: string; cardNumber: string; accountNumber: string | null };
+
+export type MatchOutcome = {
+  status: 'matched' | 'needs_review' | 'unmatched';
+  statusReason: string;
+  paymentId: string | null;
+  cardId: string | null;
+  projectId: string | null;
+};
+
+// A payment is a candidate only if it existed (give or take clock skew) when the money arrived.
+const CREATED_BEFORE_SLACK_MS = 2 * 60 * 1000;
+
+const digits = (s: string | null) => (s ?? '').replace(/\D/g, '');
+
+/** Cards of the scope the SMS's account hint can mean; all of them when there is no hint. */
+export function cardsForHint(cards: ScopeCard[], hint: string | null): ScopeCard[] {
+  if (!hint) return cards;
+  return cards.filter((c) => {
+    const account = digits(c.accountNumber);
+    return c.cardNumber.endsWith(hint) || (account.length > 0 && (account.endsWith(hint) || (hint.length >= 8 && account.includes(hint))));
+  });
+}
+
+function outcome(status: MatchOutcome['status'], statusReason: string, extra: Partial<MatchOutcome> = {}): MatchOutcome {
+  return { status, statusReason, paymentId: null, cardId: null, projectId: null, ...extra };
+}
+
+async function flagForReview(tx: Tx, ids: string[], reason: 'amount_without_code' | 'ambiguous_deposit') {
+  if (ids.length === 0) return;
+  await tx.payment.updateMany({ where: { id: { in: ids }, status: 'pending' }, data: { reviewRequired: true, reviewReason: reason } });
+}
+
+/**
+ * Decides what one deposit means, inside the caller's transaction (the message row already locked).
+ * One code path for real and simulated deposits. Invariants: a deposit confirms at most one payment
+ * (`confirmed_by_message_id` is unique) and a payment is confirmed at most once (row lock +
+ * conditional status update); two candidates are never guessed between.
+ */
+export async function matchDeposit(
+  tx: Tx,
+  messageId: string,
+  scope: string,
+  scopeCards: ScopeCard[],
+  deposit: Deposit,
+  now = new Date(),
+): Promise<MatchOutcome> {
+  const cards = cardsForHint(scopeCards, deposit.accountHint);
+  if (cards.length === 0) {
+    return outcome('unmatched', `The SMS names account …${deposit.accountHint}, which matches no card on this device.`);
+  }
+  const cardIds = cards.map((c) => c.id);
+  const onlyCard = cards.length === 1 ? cards[0]! : null;
+  const createdBefore = new Date(deposit.at.getTime() + CREATED_BEFORE_SLACK_MS);
+
+  const [exactHold] = await tx.$queryRaw<{ payment_id: string }[]>`
+    SELECT payment_id FROM amount_holds WHERE scope = ${scope} AND released_at IS NULL AND amount = ${deposit.amount}`;
+  let exact = exactHold ? await lockPayment(tx, exactHold.payment_id) : null;
+  let exactRefusal: string | null = null;
+  if (exact) {
+    const open = exact.status === 'pending' || (exact.status === 'expired' && now.getTime() <= exact.lateUntil.getTime());
+    if (!cardIds.includes(exact.cardId)) exactRefusal = 'is held by a payment on another card';
+    else if (exact.createdAt.getTime() > createdBefore.getTime()) exactRefusal = 'is held by a payment created after the deposit';
+    else if (!open) exactRefusal = `is held by a payment that is ${exact.status}${exact.status === 'expired' ? ' past its late window' : ''}`;
+    if (exactRefusal) exact = null;
+  }
+
+  const base = await tx.$queryRaw<{ id: string }[]>`
+    SELECT p.id FROM payments p JOIN amount_holds h ON h.payment_id = p.id
+    WHERE h.scope = ${scope} AND h.released_at IS NULL AND p.status = 'pending'
+      AND p.amount_requested = ${deposit.amount} AND p.card_id = ANY(${cardIds}::uuid[])
+      AND p.created_at <= ${createdBefore} AND p.id <> ${exact?.id ?? '00000000-0000-0000-0000-000000000000'}::uuid
+    ORDER BY p.created_at`;
+  const baseIds = base.map((b) => b.id);
+
+  if (exact && baseIds.length === 0) {
+    const confirmed = await applyTransition(
+      tx,
+      exact,
+      'confirm',
+      {
+        confirmationSource: 'auto_sms',
+        confirmedByMessageId: messageId,
+        ...(deposit.payerCardLast4 ? { payerCardLast4: deposit.payerCardLast4 } : {}),
+      },
+      now,
+    );
+    const late = exact.status === 'expired' ? ' (late, inside the late window)' : '';
+    return outcome('matched', `Confirmed payment ${confirmed.id}${late}.`, { paymentId: confirmed.id, cardId: confirmed.cardId, projectId: confirmed.projectId });
+  }
+  if (exact) {
+    await flagForReview(tx, [exact.id, ...baseIds], 'ambiguous_deposit');
+    return outcome('needs_review', `The amount is exactly payment ${exact.id}'s and also the amount without code of ${baseIds.join(', ')}; a person must decide.`, {
+      paymentId: exact.id,
+      cardId: exact.cardId,
+      projectId: exact.projectId,
+    });
+  }
+  if (baseIds.length === 1) {
+    await flagForReview(tx, baseIds, 'amount_without_code');
+    const p = await tx.payment.findUniqueOrThrow({ where: { id: baseIds[0]! } });
+    return outcome('needs_review', `The amount is payment ${p.id}'s requested amount without its code.`, { paymentId: p.id, cardId: p.cardId, projectId: p.projectId });
+  }
+  if (baseIds.length > 1) {
+    await flagForReview(tx, baseIds, 'ambiguous_deposit');
+    return outcome('needs_review', `The amount without code fits ${baseIds.length} payments (${baseIds.join(', ')}); a person must decide.`, {
+      cardId: onlyCard?.id ?? null,
+      projectId: onlyCard?.projectId ?? null,
+    });
+  }
+  const why = exactRefusal ? `The amount ${deposit.amount} ${exactRefusal}.` : `No open payment holds the amount ${deposit.amount}.`;
+  return outcome('unmatched', why, { cardId: onlyCard?.id ?? null, projectId: onlyCard?.projectId ?? null });
+}
