@@ -23,11 +23,12 @@ export async function startRuntime(opts: {
   log: Logger;
   port?: number;
   host?: string;
+  lookup?: Deps['lookup'];
 }): Promise<Runtime> {
   const { config, role, log } = opts;
   const prisma = createPrisma(opts.databaseUrl);
   const jobs = await JobQueue.start(opts.databaseUrl, log, { work: role !== 'api' }, jobDefinitions);
-  const deps: Deps = { config, prisma, log, secrets: new SecretBox(opts.secretKey), jobs };
+  const deps: Deps = { config, prisma, log, secrets: new SecretBox(opts.secretKey), jobs, lookup: opts.lookup };
   if (role !== 'api') await jobs.work(deps, jobDefinitions);
   const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
 

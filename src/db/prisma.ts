@@ -5,6 +5,13 @@ export type { PrismaClient };
 export type Tx = Prisma.TransactionClient;
 export type Db = PrismaClient | Tx;
 
+/**
+ * Interactive transactions wait up to 15 s for a connection (bursts of concurrent writes queue on
+ * the pool rather than fail) and may run 30 s.
+ */
 export function createPrisma(connectionString: string, max = 10): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString, max }) });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString, max }),
+    transactionOptions: { maxWait: 15_000, timeout: 30_000 },
+  });
 }

@@ -1,3 +1,4 @@
+import type { LookupFunction } from 'node:net';
 import type { Config } from '../config.js';
 import type { PrismaClient } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
@@ -11,4 +12,6 @@ export type Deps = {
   log: Logger;
   secrets: SecretBox;
   jobs: JobQueue;
+  /** DNS resolution for webhook targets; injectable because tests have no DNS. */
+  lookup?: LookupFunction;
 };

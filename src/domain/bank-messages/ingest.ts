@@ -83,7 +83,7 @@ export async function processBankMessage(deps: Deps, messageId: string): Promise
       ? await tx.card.findMany({ where: { deviceId: message.deviceId }, select: { id: true, projectId: true, cardNumber: true, accountNumber: true } })
       : [];
     if (scopeCards.length === 0) return settle(tx, messageId, 'unmatched', 'No card is linked to this device.');
-    const result = await matchDeposit(tx, messageId, `device:${message.deviceId}`, scopeCards, {
+    const result = await matchDeposit(tx, deps.jobs, messageId, `device:${message.deviceId}`, scopeCards, {
       amount: parsed.amount,
       at: effectiveTime(parsed, message.receivedAt),
       accountHint: parsed.accountHint,

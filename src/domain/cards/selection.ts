@@ -44,47 +44,56 @@ export async function allocateCardAndCode(
   if (cards.length === 0) return { reasons: ['no_active_card'] };
 
   const reasons = new Set<UnavailableReason>();
-  for (const card of cards) {
-    if (!project.sandbox) {
-      const online = card.device_id && !card.device_revoked_at && card.last_heartbeat_at && now.getTime() - card.last_heartbeat_at.getTime() <= DEVICE_ONLINE_MS;
-      if (!online) {
-        reasons.add('device_offline');
-        continue;
-      }
-    }
-    const scope = matchScope(card);
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${scope}, 0))`;
+  const eligible = cards.filter((card) => {
+    if (project.sandbox) return true;
+    const online = card.device_id && !card.device_revoked_at && card.last_heartbeat_at && now.getTime() - card.last_heartbeat_at.getTime() <= DEVICE_ONLINE_MS;
+    if (!online) reasons.add('device_offline');
+    return Boolean(online);
+  });
 
-    let spentToday = 0n;
-    if (card.daily_amount_cap !== null || card.daily_count_cap !== null) {
-      const [today] = await tx.$queryRawUnsafe<{ total: bigint; count: bigint }[]>(
-        `SELECT coalesce(sum(amount_final), 0)::bigint AS total, count(*)::bigint AS count FROM payments
-         WHERE card_id = $1::uuid AND status IN ('pending', 'confirmed') AND created_at >= ${TEHRAN_DAY_START}`,
-        card.id,
-      );
-      if (card.daily_count_cap !== null && Number(today!.count) >= card.daily_count_cap) {
-        reasons.add('daily_count_cap_reached');
-        continue;
-      }
-      spentToday = today!.total;
-    }
-
-    // Holds past their late window are released here, inside the allocating transaction.
-    await tx.$executeRaw`UPDATE amount_holds SET released_at = now() WHERE scope = ${scope} AND released_at IS NULL AND held_until <= now()`;
-    const held = await tx.$queryRaw<{ amount: bigint }[]>`
-      SELECT amount FROM amount_holds WHERE scope = ${scope} AND released_at IS NULL
-        AND amount BETWEEN ${amountRequested + 10n} AND ${amountRequested + 10n * BigInt(project.maxCode)}`;
-    const code = pickFreeCode(amountRequested, project.maxCode, held.map((h) => h.amount));
-    if (code === null) {
-      reasons.add('codes_exhausted');
+  // First the cards whose scope nobody is allocating in right now, then wait for the busy ones:
+  // concurrent creates spread over cards instead of queueing behind the least recently used.
+  const busy: CandidateCard[] = [];
+  for (const card of eligible) {
+    const [lock] = await tx.$queryRaw<{ ok: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtextextended(${matchScope(card)}, 0)) AS ok`;
+    if (!lock?.ok) {
+      busy.push(card);
       continue;
     }
-    const amountFinal = amountRequested + BigInt(code);
-    if (card.daily_amount_cap !== null && spentToday + amountFinal > card.daily_amount_cap) {
-      reasons.add('daily_amount_cap_reached');
-      continue;
-    }
-    return { cardId: card.id, scope, code, amountFinal };
+    const result = await claimOnCard(tx, card, project.maxCode, amountRequested);
+    if (typeof result !== 'string') return result;
+    reasons.add(result);
+  }
+  for (const card of busy) {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${matchScope(card)}, 0))`;
+    const result = await claimOnCard(tx, card, project.maxCode, amountRequested);
+    if (typeof result !== 'string') return result;
+    reasons.add(result);
   }
   return { reasons: [...reasons] };
+}
+
+/** With the card's scope lock held: its caps for today and a free code, or why not. */
+async function claimOnCard(tx: Tx, card: CandidateCard, maxCode: number, amountRequested: bigint): Promise<Allocation | UnavailableReason> {
+  const scope = matchScope(card);
+  let spentToday = 0n;
+  if (card.daily_amount_cap !== null || card.daily_count_cap !== null) {
+    const [today] = await tx.$queryRawUnsafe<{ total: bigint; count: bigint }[]>(
+      `SELECT coalesce(sum(amount_final), 0)::bigint AS total, count(*)::bigint AS count FROM payments
+       WHERE card_id = $1::uuid AND status IN ('pending', 'confirmed') AND created_at >= ${TEHRAN_DAY_START}`,
+      card.id,
+    );
+    if (card.daily_count_cap !== null && Number(today!.count) >= card.daily_count_cap) return 'daily_count_cap_reached';
+    spentToday = today!.total;
+  }
+  // Holds past their late window are released here, inside the allocating transaction.
+  await tx.$executeRaw`UPDATE amount_holds SET released_at = now() WHERE scope = ${scope} AND released_at IS NULL AND held_until <= now()`;
+  const held = await tx.$queryRaw<{ amount: bigint }[]>`
+    SELECT amount FROM amount_holds WHERE scope = ${scope} AND released_at IS NULL
+      AND amount BETWEEN ${amountRequested + 10n} AND ${amountRequested + 10n * BigInt(maxCode)}`;
+  const code = pickFreeCode(amountRequested, maxCode, held.map((h) => h.amount));
+  if (code === null) return 'codes_exhausted';
+  const amountFinal = amountRequested + BigInt(code);
+  if (card.daily_amount_cap !== null && spentToday + amountFinal > card.daily_amount_cap) return 'daily_amount_cap_reached';
+  return { cardId: card.id, scope, code, amountFinal };
 }

@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/prisma.js';
+import type { JobQueue } from '../../queue/job-queue.js';
 import { applyTransition, lockPayment } from '../payments/transitions.js';
 
 /** A deposit as the engine sees it, whether read from a real SMS or simulated. */
@@ -51,6 +52,7 @@ async function flagForReview(tx: Tx, ids: string[], reason: 'amount_without_code
  */
 export async function matchDeposit(
   tx: Tx,
+  jobs: JobQueue,
   messageId: string,
   scope: string,
   scopeCards: ScopeCard[],
@@ -88,6 +90,7 @@ export async function matchDeposit(
   if (exact && baseIds.length === 0) {
     const confirmed = await applyTransition(
       tx,
+      jobs,
       exact,
       'confirm',
       {

@@ -43,7 +43,7 @@ export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason
   const why = parseInput(z.object({ reason: reasonSchema }), { reason }).reason;
   return deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), projectId);
-    return applyTransition(tx, payment, 'reject', { rejectReason: why });
+    return applyTransition(tx, deps.jobs, payment, 'reject', { rejectReason: why });
   });
 }
 
@@ -56,7 +56,7 @@ export async function confirmPaymentManually(deps: Deps, actor: Actor, id: strin
   const checkedNote = parseInput(z.string().trim().max(500).nullish(), note);
   return deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), projectId);
-    const confirmed = await applyTransition(tx, payment, 'confirm', {
+    const confirmed = await applyTransition(tx, deps.jobs, payment, 'confirm', {
       confirmationSource: 'manual',
       manualNote: checkedNote ?? null,
       reviewRequired: false,

@@ -61,7 +61,7 @@ export async function createPayment(deps: Deps, actor: Actor, input: unknown, op
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await deps.prisma.$transaction((tx) => createInTransaction(deps, tx, project, data, opts), { maxWait: 15_000, timeout: 30_000 });
+      return await deps.prisma.$transaction((tx) => createInTransaction(deps, tx, project, data, opts));
     } catch (err) {
       // Two creates can lock two match scopes in opposite orders; Postgres breaks the deadlock and we retry.
       if (attempt < MAX_ATTEMPTS && isSerializationFailure(err)) continue;
@@ -98,7 +98,9 @@ async function createInTransaction(
   const fee = project.sandbox ? 0n : computeFee(allocation.amountFinal, project);
   if (!project.sandbox) await reserveFee(tx, project.merchantId, fee);
 
-  const expiresAt = new Date(now.getTime() + project.paymentTimeLimitSeconds * 1000);
+  // Creation time is taken after the scope lock, so payments of one scope are stamped in the order they commit.
+  const createdAt = new Date();
+  const expiresAt = new Date(createdAt.getTime() + project.paymentTimeLimitSeconds * 1000);
   const lateUntil = new Date(expiresAt.getTime() + project.lateWindowSeconds * 1000);
   const payment = await tx.payment.create({
     data: {
@@ -121,12 +123,12 @@ async function createInTransaction(
       sandbox: project.sandbox,
       feeAmount: fee,
       feeState: project.sandbox ? 'none' : 'reserved',
-      createdAt: now,
-      updatedAt: now,
+      createdAt,
+      updatedAt: createdAt,
       hold: { create: { scope: allocation.scope, amount: allocation.amountFinal, heldUntil: lateUntil } },
     },
   });
-  await tx.card.update({ where: { id: allocation.cardId }, data: { lastUsedAt: now } });
+  await tx.card.update({ where: { id: allocation.cardId }, data: { lastUsedAt: createdAt } });
   await deps.jobs.send('expire-payment', { paymentId: payment.id }, { tx, startAfter: expiresAt });
 
   const responseBody = JSON.stringify({ ...paymentRecord(payment), checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, payment.token) });
@@ -138,7 +140,7 @@ async function createInTransaction(
         requestHash: opts.idempotency.requestHash,
         responseStatus: 201,
         responseBody,
-        expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        expiresAt: new Date(createdAt.getTime() + IDEMPOTENCY_TTL_MS),
       },
     });
   }

@@ -1,5 +1,7 @@
 import type { Tx } from '../../db/prisma.js';
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { JobQueue } from '../../queue/job-queue.js';
+import { queueDeliveries } from '../webhooks/deliveries.js';
 import type { EventType, PaymentRow } from './types.js';
 
 /**
@@ -22,8 +24,11 @@ export function eventPayload(type: EventType, p: PaymentRow) {
   };
 }
 
-export async function recordEvent(tx: Tx, type: EventType, payment: PaymentRow) {
-  return tx.event.create({
+/** The event row and its webhook deliveries (with their jobs), in the state change's transaction. */
+export async function recordEvent(tx: Tx, jobs: JobQueue, type: EventType, payment: PaymentRow) {
+  const event = await tx.event.create({
     data: { projectId: payment.projectId, paymentId: payment.id, type, payload: eventPayload(type, payment) as Prisma.InputJsonObject },
   });
+  await queueDeliveries(tx, jobs, event);
+  return event;
 }

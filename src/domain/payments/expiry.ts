@@ -15,6 +15,7 @@ export async function expirePayment(deps: Deps, paymentId: string): Promise<bool
     const reported = payment.payerReportedPaidAt !== null;
     const updated = await applyTransition(
       tx,
+      deps.jobs,
       payment,
       'expire',
       reported && !payment.reviewRequired ? { reviewRequired: true, reviewReason: 'payer_reported_no_deposit' } : {},

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
+import type { JobQueue } from '../../queue/job-queue.js';
 import { debitReservedFee, releaseReservedFee } from '../credit/fees.js';
 import { recordEvent } from './events.js';
 import { checkTransition, transitions, type TransitionName } from './state-machine.js';
@@ -33,6 +34,7 @@ export async function lockPayment(tx: Tx, id: string, projectId?: string): Promi
  */
 export async function applyTransition(
   tx: Tx,
+  jobs: JobQueue,
   payment: PaymentRow,
   name: TransitionName,
   fields: Prisma.PaymentUncheckedUpdateManyInput = {},
@@ -55,6 +57,6 @@ export async function applyTransition(
   const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: payment.status }, data });
   if (count !== 1) throw new AppError('invalid_state', 'The payment changed concurrently; retry.', { status: payment.status });
   const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
-  await recordEvent(tx, event, updated);
+  await recordEvent(tx, jobs, event, updated);
   return updated;
 }

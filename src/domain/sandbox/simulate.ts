@@ -86,6 +86,7 @@ export async function simulateDeposit(deps: Deps, actor: Actor, input: unknown) 
     });
     const result = await matchDeposit(
       tx,
+      deps.jobs,
       message.id,
       scope,
       [{ id: card.id, projectId: card.projectId, cardNumber: card.cardNumber, accountNumber: card.accountNumber }],

@@ -8,5 +8,6 @@ import './payment-link.js';
 import './webhook-endpoint.js';
 import './payment.js';
 import './bank-message.js';
+import './webhook-delivery.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());
