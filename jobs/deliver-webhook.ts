@@ -11,7 +11,7 @@ const payload = z.object({ deliveryId: z.uuid() });
  */
 export const deliverWebhookJob: JobDefinition<Deps> = {
   name: DELIVER_JOB,
-  options: { retryLimit: 20, retryDelay: 2, retryBackoff: true, expireInSeconds: 30 },
+  options: { retryLimit: 20, retryDelay: 2, retryBackoff: true, expireInSeconds: 20 },
   handler: async (deps, data) => {
     const parsed = payload.safeParse(data);
     if (!parsed.success) {

@@ -33,6 +33,8 @@ export class JobQueue {
       // Only workers run maintenance and cron; API processes just send.
       supervise: role.work,
       schedule: role.work,
+      // Jobs whose worker died (kill -9 mid-delivery) are noticed and handed out again within ~10 s.
+      superviseIntervalSeconds: 10,
     });
     boss.on('error', (err) => log.error({ err }, 'job queue error'));
     await boss.start();
