@@ -35,6 +35,7 @@ export class JobQueue {
       schedule: role.work,
       // Jobs whose worker died (kill -9 mid-delivery) are noticed and handed out again within ~10 s.
       superviseIntervalSeconds: 10,
+      monitorIntervalSeconds: 10,
     });
     boss.on('error', (err) => log.error({ err }, 'job queue error'));
     await boss.start();
