@@ -51,6 +51,9 @@ describe('webhook deliveries', () => {
       confirmationSource: 'auto_sms', sandbox: true, metadata: { cart: 'c1' }, reason: null,
     });
     expect(hit!.json.sentAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const { verify } = await import('../../docs/examples/webhook-receiver.mjs');
+    expect(verify(hit!.headers['x-service-signature'], hit!.body, shop.secret)).toBe(true);
+    expect(verify(hit!.headers['x-service-signature'], hit!.body, 'whsec_wrong')).toBe(false);
     const t = Number(/t=(\d+)/.exec(String(hit!.headers['x-service-signature']))![1]);
     expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(60);
   });
