@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { jobDefinitions } from '../jobs/index.js';
 import type { Config } from './config.js';
 import { createPrisma } from './db/prisma.js';
@@ -6,6 +7,8 @@ import type { Deps } from './domain/deps.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import type { Logger } from './logger.js';
 import { JobQueue } from './queue/job-queue.js';
+import { PaymentNotifier } from './events/payment-notifier.js';
+import { RateLimits } from './domain/rate-limits.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -28,7 +31,19 @@ export async function startRuntime(opts: {
   const { config, role, log } = opts;
   const prisma = createPrisma(opts.databaseUrl);
   const jobs = await JobQueue.start(opts.databaseUrl, log, { work: role !== 'api' }, jobDefinitions);
-  const deps: Deps = { config, prisma, log, secrets: new SecretBox(opts.secretKey), jobs, lookup: opts.lookup };
+  const serving = role !== 'worker';
+  const limitsPool = serving ? new pg.Pool({ connectionString: opts.databaseUrl, max: 4 }) : null;
+  const notifier = serving ? await PaymentNotifier.start(opts.databaseUrl, log) : null;
+  const deps: Deps = {
+    config,
+    prisma,
+    log,
+    secrets: new SecretBox(opts.secretKey),
+    jobs,
+    lookup: opts.lookup,
+    notifier,
+    limits: limitsPool ? new RateLimits(limitsPool, config) : null,
+  };
   if (role !== 'api') await jobs.work(deps, jobDefinitions);
   const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
 
@@ -36,8 +51,10 @@ export async function startRuntime(opts: {
   const stop = () =>
     (stopping ??= (async () => {
       // Stop taking work first, let in-flight requests and jobs finish, then close the pools.
+      await notifier?.stop();
       await http?.close();
       await jobs.stop();
+      await limitsPool?.end();
       await prisma.$disconnect();
     })());
   return { deps, http, stop };

@@ -44,7 +44,7 @@ async function withDeps<T>(fn: (deps: Deps) => Promise<T>): Promise<T> {
     return createPrisma(db.databaseUrl, 2);
   })();
   try {
-    return await fn({ config, prisma, log, secrets: new SecretBox(db!.secretKey), jobs: noJobs });
+    return await fn({ config, prisma, log, secrets: new SecretBox(db!.secretKey), jobs: noJobs, notifier: null, limits: null });
   } finally {
     await prisma.$disconnect();
     await db?.close();

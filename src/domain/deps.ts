@@ -4,6 +4,8 @@ import type { PrismaClient } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from './auth/secret-box.js';
 import type { JobQueue } from '../queue/job-queue.js';
+import type { PaymentNotifier } from '../events/payment-notifier.js';
+import type { RateLimits } from './rate-limits.js';
 
 /** What domain functions need from the outside world, built once per process. */
 export type Deps = {
@@ -12,6 +14,9 @@ export type Deps = {
   log: Logger;
   secrets: SecretBox;
   jobs: JobQueue;
+  /** Cross-process payment changes for subscriptions; null in worker-only processes. */
+  notifier: PaymentNotifier | null;
+  limits: RateLimits | null;
   /** DNS resolution for webhook targets; injectable because tests have no DNS. */
   lookup?: LookupFunction;
 };

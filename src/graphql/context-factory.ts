@@ -1,6 +1,7 @@
-import { isAppError } from '../errors.js';
-import { publicActor } from '../domain/auth/actor.js';
+import { isAppError, type AppError } from '../errors.js';
+import type { Actor } from '../domain/auth/actor.js';
 import { authenticate } from '../domain/auth/authenticate.js';
+import { limitBucket } from '../domain/rate-limits.js';
 import type { Deps } from '../domain/deps.js';
 import type { GraphQLContext } from './context.js';
 
@@ -8,11 +9,19 @@ import type { GraphQLContext } from './context.js';
  * A refused credential does not fail the whole request: public fields still answer, and every
  * field that needs a caller fails with the refusal (401 unauthorized or 403 *_inactive).
  */
-export async function buildContext(deps: Deps, authorization: string | null | undefined): Promise<GraphQLContext> {
+export async function buildContext(deps: Deps, authorization: string | null | undefined, ip?: string): Promise<GraphQLContext> {
+  let actor: Actor;
+  let authError: AppError | null = null;
   try {
-    return { deps, actor: await authenticate(deps, authorization ?? undefined), authError: null };
+    const authenticated = await authenticate(deps, authorization ?? undefined);
+    actor = authenticated.kind === 'public' ? { kind: 'public', ip } : authenticated;
   } catch (err) {
-    if (isAppError(err)) return { deps, actor: publicActor, authError: err };
-    throw err;
+    if (!isAppError(err)) throw err;
+    actor = { kind: 'public', ip };
+    authError = err;
   }
+  // Over the limit, the whole request is refused (429 rate_limited), public fields included.
+  const bucket = limitBucket(actor, ip);
+  if (bucket) await deps.limits?.consume(bucket.kind, bucket.key);
+  return { deps, actor, authError };
 }

@@ -28,7 +28,7 @@ export function attachGraphQLWebSocket(server: Server, yoga: Yoga, deps: Deps) {
           operationName: params.operationName,
           document: parse(params.query),
           variableValues: params.variables,
-          contextValue: await buildContext(deps, authorization),
+          contextValue: await buildContext(deps, authorization, ctx.extra.request.socket.remoteAddress),
           rootValue: { execute, subscribe },
         };
         const errors = validate(args.schema, args.document);

@@ -24,7 +24,7 @@ export function createGraphQLServer(deps: Deps): Yoga {
       warn: (...args) => deps.log.warn({ yoga: args }, 'graphql'),
       error: (...args) => deps.log.error({ yoga: args }, 'graphql'),
     },
-    context: ({ request }) => buildContext(deps, request.headers.get('authorization')),
+    context: ({ request, req }) => buildContext(deps, request.headers.get('authorization'), (req as { ip?: string } | undefined)?.ip),
     maskedErrors: { maskError: createMaskError(deps.log), isDev: false },
     plugins: [
       EnvelopArmorPlugin({

@@ -27,7 +27,10 @@ export async function startHttpServer(deps: Deps, port: number, host = '0.0.0.0'
       await ws.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      // In-flight requests get a grace period; long-lived streams are cut after it.
+      const cut = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
+      clearTimeout(cut);
     },
   };
 }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { requireActor, type Actor, type ActorKind, type ActorOf } from '../domain/auth/actor.js';
 import { authenticate } from '../domain/auth/authenticate.js';
 import type { Deps } from '../domain/deps.js';
+import { limitBucket } from '../domain/rate-limits.js';
 import { parseInput } from '../domain/validation.js';
 
 export const BODY_LIMIT = '64kb';
@@ -49,8 +50,11 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const actor: Actor = await authenticate(deps, req.headers.authorization);
+      const authenticated: Actor = await authenticate(deps, req.headers.authorization);
+      const actor: Actor = authenticated.kind === 'public' ? { kind: 'public', ip: req.ip } : authenticated;
       const allowed = requireActor(actor, ...spec.auth);
+      const bucket = limitBucket(actor, req.ip);
+      if (bucket) await deps.limits?.consume(bucket.kind, bucket.key);
       // The body is read only once the caller is known: 401/403 win over 413 and 400.
       if (!BODYLESS_METHODS.has(req.method)) await readBody(req, res);
       const query = (spec.query ? parseInput(spec.query, req.query) : req.query) as RouteInput<Q>['query'];

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
+import { checkoutRoutes } from './checkout-routes.js';
 import { deviceRoutes } from './device-routes.js';
 import { paymentRoutes } from './payment-routes.js';
 import { sandboxRoutes } from './sandbox-routes.js';
@@ -10,5 +11,6 @@ export function restRouter(deps: Deps): Router {
   router.use(paymentRoutes(deps));
   router.use(deviceRoutes(deps));
   router.use(sandboxRoutes(deps));
+  router.use(checkoutRoutes(deps));
   return router;
 }

@@ -5,7 +5,7 @@ export type Actor =
   | { kind: 'merchant'; merchantId: string; keyId: string }
   | { kind: 'project'; projectId: string; merchantId: string; sandbox: boolean; keyId: string }
   | { kind: 'device'; deviceId: string; merchantId: string }
-  | { kind: 'public' }
+  | { kind: 'public'; ip?: string }
   | { kind: 'operator' };
 
 export type ActorKind = Actor['kind'];

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
+import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import { applyTransition, lockPayment } from '../payments/transitions.js';
 
 /** A deposit as the engine sees it, whether read from a real SMS or simulated. */
@@ -42,6 +43,8 @@ function outcome(status: MatchOutcome['status'], statusReason: string, extra: Pa
 async function flagForReview(tx: Tx, ids: string[], reason: 'amount_without_code' | 'ambiguous_deposit') {
   if (ids.length === 0) return;
   await tx.payment.updateMany({ where: { id: { in: ids }, status: 'pending' }, data: { reviewRequired: true, reviewReason: reason } });
+  const flagged = await tx.payment.findMany({ where: { id: { in: ids } }, select: { id: true, projectId: true } });
+  for (const p of flagged) await notifyPaymentChanged(tx, p);
 }
 
 /**

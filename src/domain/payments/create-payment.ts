@@ -58,6 +58,16 @@ export async function createPayment(deps: Deps, actor: Actor, input: unknown, op
   const data = parseInput(createPaymentSchema, input);
   const project = await deps.prisma.project.findUniqueOrThrow({ where: { id: caller.projectId } });
   checkCallbackUrl(project, data.callbackUrl);
+  return createPaymentFor(deps, project, data, opts);
+}
+
+export type PaymentData = Omit<z.output<typeof createPaymentSchema>, 'callbackUrl'> & { callbackUrl: string | null };
+
+/**
+ * The creating transaction, for input already validated against its project (the merchant's API
+ * or a public payment link), retried when Postgres breaks a lock-order deadlock.
+ */
+export async function createPaymentFor(deps: Deps, project: ProjectRow, data: PaymentData, opts: CreatePaymentOptions = {}): Promise<CreatePaymentResult> {
 
   for (let attempt = 1; ; attempt++) {
     try {
@@ -70,13 +80,13 @@ export async function createPayment(deps: Deps, actor: Actor, input: unknown, op
   }
 }
 
-type ProjectRow = Awaited<ReturnType<Deps['prisma']['project']['findUniqueOrThrow']>>;
+export type ProjectRow = Awaited<ReturnType<Deps['prisma']['project']['findUniqueOrThrow']>>;
 
 async function createInTransaction(
   deps: Deps,
   tx: Tx,
   project: ProjectRow,
-  data: z.output<typeof createPaymentSchema>,
+  data: PaymentData,
   opts: CreatePaymentOptions,
 ): Promise<CreatePaymentResult> {
   const now = new Date();

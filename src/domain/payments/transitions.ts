@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { debitReservedFee, releaseReservedFee } from '../credit/fees.js';
+import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import { recordEvent } from './events.js';
 import { checkTransition, transitions, type TransitionName } from './state-machine.js';
 import type { PaymentRow } from './types.js';
@@ -57,6 +58,7 @@ export async function applyTransition(
   const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: payment.status }, data });
   if (count !== 1) throw new AppError('invalid_state', 'The payment changed concurrently; retry.', { status: payment.status });
   const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
-  await recordEvent(tx, jobs, event, updated);
+  const recorded = await recordEvent(tx, jobs, event, updated);
+  await notifyPaymentChanged(tx, updated, recorded.id);
   return updated;
 }

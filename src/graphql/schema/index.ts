@@ -9,5 +9,6 @@ import './webhook-endpoint.js';
 import './payment.js';
 import './bank-message.js';
 import './webhook-delivery.js';
+import './checkout.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());

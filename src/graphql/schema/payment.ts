@@ -9,7 +9,7 @@ import { builder } from '../builder.js';
 
 export const PaymentStatus = builder.enumType('PaymentStatus', { values: PAYMENT_STATUSES });
 
-builder.prismaObject('Payment', {
+export const PaymentRef = builder.prismaObject('Payment', {
   description: 'SPEC 2.1. Ids are the same UUIDs as in REST.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { Tx } from '../../db/prisma.js';
+import { AppError } from '../../errors.js';
+import { notifyPaymentChanged } from '../../events/payment-notifier.js';
+import type { Deps } from '../deps.js';
+import { checkTransition } from '../payments/state-machine.js';
+import { applyTransition, lockPayment } from '../payments/transitions.js';
+import { latinDigits, parseInput } from '../validation.js';
+import { checkoutView, type CheckoutView } from './view.js';
+
+const TOKEN = /^[A-Za-z0-9_-]{10,64}$/;
+
+export async function paymentIdForToken(db: Pick<Tx, 'payment'>, token: string): Promise<string> {
+  const found = TOKEN.test(token) ? await db.payment.findUnique({ where: { token }, select: { id: true } }) : null;
+  if (!found) throw AppError.notFound('Payment');
+  return found.id;
+}
+
+/** The payer's view of a payment, by its token (public: the token is the secret). */
+export async function getCheckout(deps: Deps, token: string): Promise<CheckoutView> {
+  const id = await paymentIdForToken(deps.prisma, token);
+  return loadView(deps.prisma, id);
+}
+
+export async function loadView(db: Pick<Tx, 'payment'>, paymentId: string): Promise<CheckoutView> {
+  const p = await db.payment.findUniqueOrThrow({ where: { id: paymentId }, include: { project: true, card: true, link: true } });
+  return checkoutView(p);
+}
+
+const digits4 = z
+  .string()
+  .transform((s) => latinDigits(s.trim()))
+  .refine((s) => /^[0-9]{4}$/.test(s), 'must be the last four digits of your card');
+
+const reportInput = z
+  .object({
+    payerCardLast4: digits4.nullish(),
+    payerTrackingNumber: z.string().trim().min(1).max(40, 'must be at most 40 characters').transform(latinDigits).nullish(),
+    payerPhone: z
+      .string()
+      .transform((s) => latinDigits(s.trim()))
+      .refine((s) => s.length >= 10 && s.length <= 20, 'must be 10..20 characters')
+      .nullish(),
+  })
+  .strict();
+
+/**
+ * The payer says they transferred the money. Recorded while pending; it does not confirm anything
+ * (only a deposit or the merchant does), but flags the payment for review if no deposit comes.
+ */
+export async function reportCheckoutPayment(deps: Deps, token: string, input: unknown): Promise<CheckoutView> {
+  const data = parseInput(reportInput, input ?? {});
+  return deps.prisma.$transaction(async (tx) => {
+    const payment = await lockPayment(tx, await paymentIdForToken(tx, token));
+    if (payment.status !== 'pending') {
+      throw new AppError('invalid_state', `The payment is ${payment.status}; it can no longer be reported.`, { status: payment.status });
+    }
+    await tx.payment.update({
+      where: { id: payment.id },
+      data: {
+        payerReportedPaidAt: new Date(),
+        ...(data.payerCardLast4 ? { payerCardLast4: data.payerCardLast4 } : {}),
+        ...(data.payerTrackingNumber ? { payerTrackingNumber: data.payerTrackingNumber } : {}),
+        ...(data.payerPhone ? { payerPhone: data.payerPhone } : {}),
+      },
+    });
+    await notifyPaymentChanged(tx, payment);
+    return loadView(tx, payment.id);
+  });
+}
+
+/** The payer gives up: pending → canceled (event payment.canceled; the reserved fee is released). */
+export async function cancelCheckout(deps: Deps, token: string): Promise<CheckoutView> {
+  return deps.prisma.$transaction(async (tx) => {
+    const payment = await lockPayment(tx, await paymentIdForToken(tx, token));
+    checkTransition(payment, 'cancel', new Date());
+    await applyTransition(tx, deps.jobs, payment, 'cancel');
+    return loadView(tx, payment.id);
+  });
+}

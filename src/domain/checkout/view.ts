@@ -1,0 +1,50 @@
+import type { Card, PaymentLink, Project } from '../../generated/prisma/client.js';
+import { bankName } from '../cards/banks.js';
+import type { PaymentRow } from '../payments/types.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+type ViewSource = PaymentRow & { project: Project; card: Card; link: PaymentLink | null };
+
+/**
+ * SPEC 2.3 for the payer, with `paymentId` (the callback's `service_ref`) and `lateUntil` (how long
+ * a payer who reported paying is asked to wait) added. The card is shown while pending and once
+ * confirmed, never for expired, canceled or rejected payments.
+ */
+export function checkoutView(p: ViewSource, now = new Date()) {
+  const pending = p.status === 'pending';
+  const showCard = pending || p.status === 'confirmed';
+  return {
+    token: p.token,
+    paymentId: p.id,
+    status: p.status,
+    amountRequested: p.amountRequested.toString(),
+    amountFinal: p.amountFinal.toString(),
+    amountMode: p.amountMode,
+    displayUnit: 'toman',
+    autoConfirm: p.project.autoConfirm,
+    description: p.description,
+    orderId: p.orderId,
+    expiresAt: iso(p.expiresAt),
+    remainingSeconds: pending ? Math.max(0, Math.ceil((p.expiresAt.getTime() - now.getTime()) / 1000)) : 0,
+    lateUntil: iso(p.lateUntil),
+    callbackUrl: p.callbackUrl,
+    payerReportedPaidAt: iso(p.payerReportedPaidAt),
+    confirmedAt: iso(p.confirmedAt),
+    receiptCode: p.status === 'confirmed' ? p.receiptCode : null,
+    sandbox: p.sandbox,
+    card: showCard
+      ? { bankCode: p.card.bankCode, bankName: bankName(p.card.bankCode), cardNumber: p.card.cardNumber, holderName: p.card.holderName }
+      : null,
+    project: {
+      displayName: p.project.displayName ?? p.project.name,
+      logoUrl: p.project.logoUrl,
+      color: p.project.color,
+      note: p.project.note,
+      supportPhone: p.project.supportPhone,
+    },
+    link: p.link ? { slug: p.link.slug, title: p.link.title } : null,
+  };
+}
+
+export type CheckoutView = ReturnType<typeof checkoutView>;

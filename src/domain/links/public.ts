@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import type { Actor } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import { createPaymentFor } from '../payments/create-payment.js';
+import { checkoutUrl } from '../payments/record.js';
+import { amountSchema, latinDigits, parseInput } from '../validation.js';
+
+async function findLink(deps: Deps, slug: string) {
+  const link = /^[a-z0-9-]{3,64}$/.test(slug)
+    ? await deps.prisma.paymentLink.findUnique({ where: { slug }, include: { project: { include: { merchant: true } } } })
+    : null;
+  // A link of an inactive project or merchant takes no payments; to the public it does not exist.
+  if (!link || !link.active || !link.project.active || link.project.suspendedAt || !link.project.merchant.active) throw AppError.notFound('Payment link');
+  return link;
+}
+
+/** What a payer sees of a payment link before paying. */
+export async function getPublicLink(deps: Deps, slug: string) {
+  const link = await findLink(deps, slug);
+  return {
+    slug: link.slug,
+    title: link.title,
+    description: link.description,
+    amount: link.amount?.toString() ?? null,
+    minAmount: link.minAmount?.toString() ?? null,
+    maxAmount: link.maxAmount?.toString() ?? null,
+    project: { displayName: link.project.displayName ?? link.project.name, logoUrl: link.project.logoUrl, color: link.project.color },
+  };
+}
+
+const linkPaymentInput = z.object({
+  amount: amountSchema.nullish(),
+  payerPhone: z
+    .string()
+    .transform((s) => latinDigits(s.trim()))
+    .refine((s) => s.length >= 10 && s.length <= 20, 'must be 10..20 characters')
+    .nullish(),
+  description: z.string().max(200, 'must be at most 200 characters').nullish(),
+});
+
+/**
+ * A payer starts a payment from a link (SPEC 4.7). A fixed-amount link ignores `amount`; otherwise
+ * it is required and must lie within the link's min..max. Limited per link and payer IP.
+ */
+export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, input: unknown) {
+  const data = parseInput(linkPaymentInput, input ?? {});
+  const link = await findLink(deps, slug);
+  const ip = actor.kind === 'public' ? (actor.ip ?? 'unknown') : actor.kind;
+  await deps.limits?.consume('linkIp', `${link.id}:${ip}`);
+
+  let amount = link.amount;
+  if (amount === null) {
+    if (data.amount == null) throw AppError.invalid([{ field: 'amount', message: 'is required for this link' }]);
+    if ((link.minAmount !== null && data.amount < link.minAmount) || (link.maxAmount !== null && data.amount > link.maxAmount)) {
+      throw AppError.invalid([{ field: 'amount', message: `must be between ${link.minAmount ?? 10_000n} and ${link.maxAmount ?? 1_000_000_000n} rials` }]);
+    }
+    amount = data.amount;
+  }
+  const result = await createPaymentFor(
+    deps,
+    link.project,
+    { amount, callbackUrl: link.callbackUrl, description: data.description ?? link.description, payerPhone: data.payerPhone ?? null, orderId: null, metadata: null },
+    { linkId: link.id },
+  );
+  if (result.replayed) throw new Error('unreachable: link payments take no idempotency key');
+  const p = result.payment;
+  return { token: p.token, checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token), amountFinal: p.amountFinal.toString(), expiresAt: p.expiresAt.toISOString() };
+}
