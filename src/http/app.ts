@@ -4,8 +4,11 @@ import { pinoHttp } from 'pino-http';
 import type { Deps } from '../domain/deps.js';
 import type { Yoga } from '../graphql/yoga.js';
 import { restRouter } from '../rest/router.js';
+import { checkoutPageRoutes } from './checkout-page.js';
 import { errorMiddleware, notFoundMiddleware } from './errors.js';
 import { healthRoutes } from './health.js';
+import { createMetrics } from './metrics.js';
+import { openApiDocument } from '../rest/openapi.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -34,11 +37,19 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
     }),
   );
 
+  const metrics = createMetrics();
+  app.use(metrics.measure);
   app.use(healthRoutes(deps));
+  app.use(metrics.routes(deps));
+  const openapi = openApiDocument(deps.config.publicBaseUrl);
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
   app.use(yoga.graphqlEndpoint, (req, res, next) => {
     Promise.resolve(yoga(req, res)).catch(next);
   });
   app.use('/v1', restRouter(deps));
+  app.use(checkoutPageRoutes());
   app.use(notFoundMiddleware);
   app.use(errorMiddleware(deps.log));
   return app;

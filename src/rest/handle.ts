@@ -49,6 +49,8 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
   spec: RouteSpec<K, Q>,
 ): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
+    // The matched pattern (not the path, which carries ids and tokens), for metrics.
+    res.locals.routePattern = `${req.baseUrl}${String(req.route?.path ?? '')}`;
     try {
       const authenticated: Actor = await authenticate(deps, req.headers.authorization);
       const actor: Actor = authenticated.kind === 'public' ? { kind: 'public', ip: req.ip } : authenticated;

@@ -7,7 +7,7 @@ import { matchDeposit, type MatchOutcome } from '../matching/match-deposit.js';
 import { effectiveTime, parseSms } from '../sms/registry.js';
 import { parseInput } from '../validation.js';
 
-const messageInput = z.object({
+export const messageInput = z.object({
   sender: z.string().trim().min(1, 'must be 1..100 characters').max(100, 'must be 1..100 characters'),
   body: z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10,000 characters'),
   receivedAt: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).transform((s) => new Date(s)),

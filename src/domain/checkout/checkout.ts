@@ -32,7 +32,7 @@ const digits4 = z
   .transform((s) => latinDigits(s.trim()))
   .refine((s) => /^[0-9]{4}$/.test(s), 'must be the last four digits of your card');
 
-const reportInput = z
+export const reportInput = z
   .object({
     payerCardLast4: digits4.nullish(),
     payerTrackingNumber: z.string().trim().min(1).max(40, 'must be at most 40 characters').transform(latinDigits).nullish(),

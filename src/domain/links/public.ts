@@ -29,7 +29,7 @@ export async function getPublicLink(deps: Deps, slug: string) {
   };
 }
 
-const linkPaymentInput = z.object({
+export const linkPaymentInput = z.object({
   amount: amountSchema.nullish(),
   payerPhone: z
     .string()

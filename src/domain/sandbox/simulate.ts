@@ -9,7 +9,7 @@ import { matchDeposit } from '../matching/match-deposit.js';
 import type { PaymentRow } from '../payments/types.js';
 import { amountSchema, latinDigits, parseInput, uuidSchema } from '../validation.js';
 
-const simulateInput = z
+export const simulateInput = z
   .object({
     paymentId: uuidSchema.optional(),
     token: z.string().min(10, 'must be 10..64 characters').max(64, 'must be 10..64 characters').optional(),

@@ -1,0 +1,226 @@
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHECKOUT_CSP } from '../../src/http/checkout-page.js';
+import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="8" fill="#0f766e"/><path d="M11 21l6 6 12-13" stroke="#fff" stroke-width="4" fill="none"/></svg>';
+const WAITING = 'پرداخت شما در حال بررسی است؛ لطفاً صبر کنید';
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const brandedShop = (settings: Record<string, unknown> = {}) =>
+  makeShop(app, {
+    settings: { displayName: 'فروشگاه نمونه', color: '#0f766e', logoUrl: 'https://shop.example.com/logo.svg', supportPhone: '02112345678', ...settings },
+  });
+
+/** A 360×740 phone whose clipboard the page may use; the shop's host is answered locally. */
+async function openPhone(token: string, onRequest?: (url: URL) => unknown): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fa-IR' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
+  const page = await context.newPage();
+  if (onRequest) page.on('request', (req) => onRequest(new URL(req.url())));
+  await page.route('https://shop.example.com/**', (route) =>
+    route.request().url().endsWith('/logo.svg')
+      ? route.fulfill({ status: 200, contentType: 'image/svg+xml', body: LOGO })
+      : route.fulfill({ status: 200, contentType: 'text/html', body: '<p>back at shop</p>' }),
+  );
+  await page.goto(`${app.baseUrl}/pay/${token}`);
+  await page.locator('#pending-view').waitFor({ state: 'visible' });
+  return page;
+}
+
+async function landOnShop(page: Page): Promise<URL> {
+  await page.waitForURL((url) => url.hostname === 'shop.example.com', { timeout: 20_000 });
+  return new URL(page.url());
+}
+
+const faNumber = (digits: string | number) => new Intl.NumberFormat('fa-IR').format(Number(digits));
+
+describe('checkout page in a browser', () => {
+  it('shows the exact amount and the card, takes a report, and returns the payer to the shop once confirmed', async () => {
+    const shop = await brandedShop();
+    const created = await createPaymentRest(app, shop.apiKey, {
+      amount: 1_250_000,
+      orderId: 'order-77',
+      callbackUrl: 'https://shop.example.com/return?cart=7#top',
+    });
+    expect(created.status).toBe(201);
+    const payment = created.body;
+    const viewFetches: string[] = [];
+    const page = await openPhone(payment.token, (url) => url.pathname.startsWith('/v1/checkout/') && viewFetches.push(url.pathname));
+
+    expect(await page.locator('#amount-rial').textContent()).toBe(faNumber(payment.amountFinal));
+    expect(await page.locator('#amount-toman').textContent()).toBe(faNumber(Number(payment.amountFinal) / 10));
+    expect(await page.locator('#card-number').textContent()).toBe('6104 3378 1234 5678');
+    expect(await page.locator('#project-name').textContent()).toBe('فروشگاه نمونه');
+    expect(await page.locator('#sandbox-badge').isVisible()).toBe(true);
+    expect(await page.locator('#countdown').textContent()).toMatch(/^[۰-۹]{2}:[۰-۹]{2}$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    await page.locator('#copy-card').click();
+    await expect.poll(() => page.locator('#copy-card').textContent()).toBe('کپی شد');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('6104337812345678');
+
+    mkdirSync('test-results', { recursive: true });
+    await page.screenshot({ path: 'test-results/checkout-360x740.png', fullPage: true });
+
+    await page.locator('#payerCardLast4').fill('۱۲۳۴');
+    await page.locator('#payerTrackingNumber').fill('987654321');
+    await page.locator('#report-submit').click();
+    await page.locator('#reported-note').waitFor({ state: 'visible' });
+    const record = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
+    expect(record.body).toMatchObject({ payerCardLast4: '1234', payerTrackingNumber: '987654321' });
+    expect(record.body.payerReportedPaidAt).not.toBeNull();
+
+    const deposit = await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: payment.id, outcome: 'match' } });
+    expect(deposit.status).toBe(200);
+
+    const back = await landOnShop(page);
+    expect(back.pathname).toBe('/return');
+    expect(back.hash).toBe('#top');
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      cart: '7',
+      service_token: payment.token,
+      service_status: 'confirmed',
+      service_ref: payment.id,
+      order_id: 'order-77',
+    });
+    // One GET for the first paint and one POST for the report: the confirmation came over the subscription, not polling.
+    expect(viewFetches).toEqual([`/v1/checkout/${payment.token}`, `/v1/checkout/${payment.token}/report`]);
+    await page.context().close();
+  });
+
+  it('cancels in two taps and returns the payer with service_status=canceled and an empty order_id', async () => {
+    const shop = await brandedShop();
+    const payment = (await createPaymentRest(app, shop.apiKey, { amount: 80_000 })).body;
+    const page = await openPhone(payment.token);
+
+    await page.locator('#cancel-btn').click();
+    expect(await page.locator('#cancel-btn').textContent()).toBe('برای لغو پرداخت دوباره بزنید');
+    const stillPending = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
+    expect(stillPending.body.status).toBe('pending');
+    await page.locator('#cancel-btn').click();
+
+    const back = await landOnShop(page);
+    expect(Object.fromEntries(back.searchParams)).toEqual({
+      service_token: payment.token,
+      service_status: 'canceled',
+      service_ref: payment.id,
+      order_id: '',
+    });
+    const record = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
+    expect(record.body.status).toBe('canceled');
+    await page.context().close();
+  });
+
+  it('asks a payer who reported paying to wait after expiry, then returns them once a late deposit confirms', async () => {
+    const shop = await brandedShop({ paymentTimeLimitSeconds: 5, lateWindowSeconds: 600 });
+    const payment = (await createPaymentRest(app, shop.apiKey, { amount: 90_000, orderId: 'late-1' })).body;
+    const page = await openPhone(payment.token);
+    await page.locator('#payerCardLast4').fill('4321');
+    await page.locator('#report-submit').click();
+    await page.locator('#reported-note').waitFor({ state: 'visible' });
+
+    await page.getByText(WAITING).waitFor({ state: 'visible', timeout: 20_000 });
+    const expired = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
+    expect(expired.body.status).toBe('expired');
+    expect(new URL(page.url()).pathname).toBe(`/pay/${payment.token}`);
+
+    await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: payment.id, outcome: 'match' } });
+    const back = await landOnShop(page);
+    expect(back.searchParams.get('service_status')).toBe('confirmed');
+    expect(back.searchParams.get('order_id')).toBe('late-1');
+    await page.context().close();
+  }, 45_000);
+
+  it('ends a payment-link checkout on a receipt with its code instead of redirecting', async () => {
+    const shop = await brandedShop();
+    const link = `tip-jar-${Date.now()}`;
+    await gqlOk(
+      app.baseUrl,
+      `mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { slug } }`,
+      { input: { projectId: shop.projectId, slug: link, title: 'کمک به کافه', amount: 50_000 } },
+      shop.merchantKey,
+    );
+    const made = await request(app.baseUrl, 'POST', `/v1/links/${link}/payments`, { body: {} });
+    expect(made.status).toBe(201);
+    const page = await openPhone(made.body.token);
+    expect(await page.locator('#link-title').textContent()).toBe('کمک به کافه');
+
+    await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { token: made.body.token, outcome: 'match' } });
+    await page.locator('#receipt').waitFor({ state: 'visible' });
+    expect(await page.locator('#result-title').textContent()).toBe('پرداخت شما تأیید شد');
+    expect(await page.locator('#receipt-code').textContent()).toMatch(/^[A-HJ-NP-Z2-9]{8}$/);
+    expect(new URL(page.url()).pathname).toBe(`/pay/${made.body.token}`);
+    await page.context().close();
+  });
+
+  it('tells the payer when the token names no payment', async () => {
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    const page = await context.newPage();
+    await page.goto(`${app.baseUrl}/pay/${'Z'.repeat(43)}`);
+    await page.locator('#result-view').waitFor({ state: 'visible' });
+    expect(await page.locator('#result-title').textContent()).toBe('پرداخت پیدا نشد');
+    expect(await page.locator('#pending-view').isVisible()).toBe(false);
+    await context.close();
+  });
+});
+
+describe('checkout page over plain HTTP', () => {
+  const TOKEN = 'A'.repeat(40) + '_-9';
+
+  it('serves a right-to-left Persian shell with the token in data-token and the strict headers', async () => {
+    const res = await request(app.baseUrl, 'GET', `/pay/${TOKEN}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe(CHECKOUT_CSP);
+    expect(CHECKOUT_CSP).toContain("script-src 'self'; style-src 'self'; img-src 'self' https:");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.text).toContain('<html lang="fa" dir="rtl">');
+    expect(res.text).toContain(`data-token="${TOKEN}"`);
+    expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)|<style|\sstyle=/);
+  });
+
+  it('answers 404 pages for a malformed token and unknown paths under /pay/', async () => {
+    const bad = await request(app.baseUrl, 'GET', '/pay/bad!token');
+    expect(bad.status).toBe(404);
+    expect(bad.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(bad.headers.get('content-security-policy')).toBe(CHECKOUT_CSP);
+    expect((await request(app.baseUrl, 'GET', `/pay/${TOKEN}x`)).status).toBe(404);
+    const asset = await request(app.baseUrl, 'GET', '/pay/assets/nope.js');
+    expect(asset.status).toBe(404);
+    expect(asset.headers.get('content-security-policy')).toBe(CHECKOUT_CSP);
+  });
+
+  it('serves its own script and stylesheet with their content types', async () => {
+    const js = await request(app.baseUrl, 'GET', '/pay/assets/checkout.js');
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('x-content-type-options')).toBe('nosniff');
+    const css = await request(app.baseUrl, 'GET', '/pay/assets/checkout.css');
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+  });
+});
