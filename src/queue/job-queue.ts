@@ -1,6 +1,7 @@
 import { PgBoss, fromPrisma, type QueueOptions, type SendOptions } from 'pg-boss';
 import type { Tx } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
+import type { z } from 'zod';
 
 /** A job kind: `jobs/<name>.ts` exports one. The handler must accept old payload shapes. */
 export type JobDefinition<D = unknown> = {
@@ -14,6 +15,27 @@ export type JobDefinition<D = unknown> = {
 };
 
 export type JobQueueRole = { work: boolean };
+
+/**
+ * A job whose payload is checked first: jobs outlive deploys, so an old or unreadable payload is
+ * logged and dropped instead of failing forever.
+ */
+export function checkedJob<D extends { log: Logger }, S extends z.ZodType>(
+  def: Omit<JobDefinition<D>, 'handler'> & { payload: S; run: (deps: D, data: z.output<S>) => Promise<void> },
+): JobDefinition<D> {
+  const { payload, run, ...rest } = def;
+  return {
+    ...rest,
+    handler: async (deps, data) => {
+      const parsed = payload.safeParse(data);
+      if (!parsed.success) {
+        deps.log.error({ job: def.name, data }, 'unreadable job payload, dropped');
+        return;
+      }
+      await run(deps, parsed.data);
+    },
+  };
+}
 
 /**
  * pg-boss behind the few verbs the domain uses. `send` with a transaction commits or rolls back

@@ -47,39 +47,33 @@ builder.prismaObject('ApiKey', {
   }),
 });
 
+type InputFields = PothosSchemaTypes.InputFieldBuilder<PothosSchemaTypes.ExtendDefaultTypes<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never>, 'InputObject'>;
+
+/** The settings a merchant may set at creation and change later; the domain validates them. */
+const settingsFields = (t: InputFields) => ({
+  paymentTimeLimitSeconds: t.int(),
+  lateWindowSeconds: t.int(),
+  maxCode: t.int(),
+  allowedCallbackHosts: t.stringList(),
+  displayName: t.string(),
+  logoUrl: t.string(),
+  color: t.string(),
+  note: t.string(),
+  supportPhone: t.string(),
+  autoConfirm: t.boolean(),
+});
+
 const CreateProjectInput = builder.inputType('CreateProjectInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     sandbox: t.boolean({ description: 'Sandbox projects take simulated deposits and cost no credit. Default false.' }),
-    paymentTimeLimitSeconds: t.int(),
-    lateWindowSeconds: t.int(),
-    maxCode: t.int(),
-    allowedCallbackHosts: t.stringList(),
-    displayName: t.string(),
-    logoUrl: t.string(),
-    color: t.string(),
-    note: t.string(),
-    supportPhone: t.string(),
-    autoConfirm: t.boolean(),
+    ...settingsFields(t),
   }),
 });
 
 const UpdateProjectInput = builder.inputType('UpdateProjectInput', {
   description: 'Only the fields given change; null clears a nullable field.',
-  fields: (t) => ({
-    name: t.string(),
-    active: t.boolean(),
-    paymentTimeLimitSeconds: t.int(),
-    lateWindowSeconds: t.int(),
-    maxCode: t.int(),
-    allowedCallbackHosts: t.stringList(),
-    displayName: t.string(),
-    logoUrl: t.string(),
-    color: t.string(),
-    note: t.string(),
-    supportPhone: t.string(),
-    autoConfirm: t.boolean(),
-  }),
+  fields: (t) => ({ name: t.string(), active: t.boolean(), ...settingsFields(t) }),
 });
 
 const CreateProjectPayload = builder.objectRef<{ apiKey: string; projectId: string }>('CreateProjectPayload').implement({
