@@ -47,7 +47,8 @@ export function useCatalogErrorCodes(): Plugin {
       const errors = result.errors.map((e) => {
         const err = e instanceof GraphQLError ? e : new GraphQLError(String((e as { message?: unknown }).message));
         if (isCatalogCode(err.extensions?.code)) return err;
-        return withExtensions(err, err.message, { ...err.extensions, code: 'invalid_request', details: err.extensions?.details ?? {} });
+        const { originalError: _internal, ...extensions } = (err.extensions ?? {}) as Record<string, unknown>;
+        return withExtensions(err, err.message, { ...extensions, code: 'invalid_request', details: extensions.details ?? {} });
       });
       setResult({ ...result, errors });
     },

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, errorBody, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 
-type BodyParserError = { type?: string; status?: number };
+type BodyParserError = { type?: string; status?: number; statusCode?: number };
 
 /** Maps anything thrown to the contract's envelope; nothing internal leaks. */
 export function toAppError(err: unknown, log: Logger): AppError {
@@ -13,6 +13,11 @@ export function toAppError(err: unknown, log: Logger): AppError {
     return new AppError('invalid_json');
   }
   if (bp?.type === 'request.aborted') return new AppError('invalid_request', 'The request was aborted.');
+  // Errors Express raises itself (a path that is not valid percent-encoding, say) carry their status.
+  const status = bp?.status ?? bp?.statusCode;
+  if (status === 404) return new AppError('not_found');
+  if (status === 413) return new AppError('payload_too_large');
+  if (typeof status === 'number' && status >= 400 && status < 500) return new AppError('invalid_request', 'The request URL or headers are malformed.');
   log.error({ err }, 'unhandled error');
   return new AppError('internal_error');
 }

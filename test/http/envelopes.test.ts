@@ -83,6 +83,17 @@ describe('REST error envelopes', () => {
     expectEnvelope(await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: dev.createDevice.token }), 403, 'merchant_inactive');
   });
 
+  it('answers a malformed URL with an envelope, not a 500', async () => {
+    for (const path of ['/v1/payments/%E0%A4%A', '/v1/checkout/%ZZ']) {
+      const res = await request(app.baseUrl, 'GET', path);
+      expect(res.status, path).toBeLessThan(500);
+      expect(res.body.error.code).toMatch(/^(invalid_request|not_found)$/);
+    }
+    const gqlBad = await request(app.baseUrl, 'POST', '/graphql', { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
+    expect(gqlBad.body.errors[0].extensions.code).toBe('invalid_request');
+    expect(JSON.stringify(gqlBad.body)).not.toContain('originalError');
+  });
+
   it('serves /healthz and /readyz', async () => {
     expect((await request(app.baseUrl, 'GET', '/healthz')).status).toBe(200);
     const ready = await request(app.baseUrl, 'GET', '/readyz');
