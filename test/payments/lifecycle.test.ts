@@ -118,6 +118,19 @@ describe('expiry', () => {
     expect((await app.deps.prisma.event.findMany({ where: { paymentId: p.id } })).map((e) => e.type)).toEqual(['payment.expired']);
   });
 
+  it('an expiry job that runs before the deadline re-schedules itself at the deadline', async () => {
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 32_000 })).body;
+    const { expirePayment } = await import('../../src/domain/payments/expiry.js');
+    expect(await expirePayment(app.deps, p.id)).toBe(false);
+    const jobs = await app.deps.prisma.$queryRawUnsafe<{ start_after: Date }[]>(
+      `SELECT start_after FROM pgboss.job WHERE name = 'expire-payment' AND data->>'paymentId' = $1 ORDER BY created_on`,
+      p.id,
+    );
+    expect(jobs).toHaveLength(2);
+    expect(jobs[1]!.start_after.toISOString()).toBe(p.expiresAt);
+    expect((await get(p.id)).body.status).toBe('pending');
+  });
+
   it('flags a payer who reported paying but whose deposit never came', async () => {
     const quick = await makeShop(app, { settings: { paymentTimeLimitSeconds: 5 } });
     const p = (await createPaymentRest(app, quick.apiKey, { amount: 30_000 })).body;

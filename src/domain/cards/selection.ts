@@ -86,10 +86,13 @@ async function claimOnCard(tx: Tx, card: CandidateCard, maxCode: number, amountR
     if (card.daily_count_cap !== null && Number(today!.count) >= card.daily_count_cap) return 'daily_count_cap_reached';
     spentToday = today!.total;
   }
-  // Holds past their late window are released here, inside the allocating transaction.
-  await tx.$executeRaw`UPDATE amount_holds SET released_at = now() WHERE scope = ${scope} AND released_at IS NULL AND held_until <= now()`;
+  // Holds past their late window are released here, inside the allocating transaction, in the same
+  // statement that reads the live ones (one round trip under the lock).
   const held = await tx.$queryRaw<{ amount: bigint }[]>`
-    SELECT amount FROM amount_holds WHERE scope = ${scope} AND released_at IS NULL
+    WITH released AS (
+      UPDATE amount_holds SET released_at = now() WHERE scope = ${scope} AND released_at IS NULL AND held_until <= now() RETURNING payment_id
+    )
+    SELECT amount FROM amount_holds WHERE scope = ${scope} AND released_at IS NULL AND held_until > now()
       AND amount BETWEEN ${amountRequested + 10n} AND ${amountRequested + 10n * BigInt(maxCode)}`;
   const code = pickFreeCode(amountRequested, maxCode, held.map((h) => h.amount));
   if (code === null) return 'codes_exhausted';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isSerializationFailure } from '../../db/errors.js';
 import type { Tx } from '../../db/prisma.js';
@@ -100,6 +101,12 @@ async function createInTransaction(
     if ((await availableCredit(tx, project.merchantId)) < cheapest) throw new AppError('merchant_credit_exhausted');
   }
 
+  // The expiry job is enqueued before the scope lock is taken (its payment id is chosen here), so
+  // the locked part of the transaction stays short; a rollback removes both.
+  const paymentId = randomUUID();
+  const expiresAfter = project.paymentTimeLimitSeconds * 1000;
+  await deps.jobs.send('expire-payment', { paymentId }, { tx, startAfter: new Date(now.getTime() + expiresAfter) });
+
   const allocation = await allocateCardAndCode(tx, project, data.amount, now);
   if ('reasons' in allocation) {
     throw new AppError('no_card_available', `No card can take this payment now (${allocation.reasons.join(', ')}).`, { reasons: allocation.reasons });
@@ -110,10 +117,11 @@ async function createInTransaction(
 
   // Creation time is taken after the scope lock, so payments of one scope are stamped in the order they commit.
   const createdAt = new Date();
-  const expiresAt = new Date(createdAt.getTime() + project.paymentTimeLimitSeconds * 1000);
+  const expiresAt = new Date(createdAt.getTime() + expiresAfter);
   const lateUntil = new Date(expiresAt.getTime() + project.lateWindowSeconds * 1000);
   const payment = await tx.payment.create({
     data: {
+      id: paymentId,
       projectId: project.id,
       merchantId: project.merchantId,
       cardId: allocation.cardId,
@@ -139,7 +147,6 @@ async function createInTransaction(
     },
   });
   await tx.card.update({ where: { id: allocation.cardId }, data: { lastUsedAt: createdAt } });
-  await deps.jobs.send('expire-payment', { paymentId: payment.id }, { tx, startAfter: expiresAt });
 
   const responseBody = JSON.stringify({ ...paymentRecord(payment), checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, payment.token) });
   if (opts.idempotency) {

@@ -11,6 +11,12 @@ import { refusal } from './state-machine.js';
 export async function expirePayment(deps: Deps, paymentId: string): Promise<boolean> {
   const expired = await deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId).catch(() => null);
+    if (payment?.status === 'pending' && payment.expiresAt.getTime() > Date.now()) {
+      // Early (the job was timed from before the creating transaction's lock wait, or clocks differ):
+      // come back at the deadline rather than leave it to the sweep.
+      await deps.jobs.send('expire-payment', { paymentId }, { tx, startAfter: payment.expiresAt });
+      return null;
+    }
     if (!payment || refusal(payment, 'expire', new Date())) return null;
     const reported = payment.payerReportedPaidAt !== null;
     const updated = await applyTransition(
