@@ -46,7 +46,7 @@ describe('merchant management over GraphQL', () => {
     const card = await gqlOk(
       app.baseUrl,
       `mutation($input: CreateCardInput!) { createCard(input: $input) { id bankCode bankName cardNumber holderName deviceId dailyAmountCap dailyCountCap active } }`,
-      { input: { projectId, deviceId: device.createDevice.device.id, bankCode: 'mellat', cardNumber: '۶۱۰۴-۳۳۷۸-۱۲۳۴-۵۶۷۸', holderName: 'Ali', dailyAmountCap: '50000000', dailyCountCap: 20 } },
+      { input: { projectId, deviceId: device.createDevice.device.id, bankCode: 'mellat', cardNumber: '۶۱۰۴-۳۳۷۸-۱۲۳۴-۵۶۷۸', holderName: 'Ali', dailyAmountCap: '۵۰۰۰۰۰۰۰', dailyCountCap: 20 } },
       mk,
     );
     expect(card.createCard).toMatchObject({ bankCode: 'mellat', bankName: 'بانک ملت', cardNumber: '6104337812345678', dailyAmountCap: '50000000', dailyCountCap: 20, active: true });

@@ -13,7 +13,10 @@ const digitsOnly = (len: RegExp, message: string) =>
     .transform((s) => latinDigits(s).replace(/[\s-]/g, ''))
     .refine((s) => len.test(s), message);
 
-const cap = z.union([z.number().int().positive(), z.string().regex(/^[0-9]{1,16}$/)]).transform((v) => BigInt(v));
+const cap = z
+  .union([z.number().int().positive(), z.string().transform(latinDigits).pipe(z.string().regex(/^[0-9]{1,16}$/, 'must be a whole number of rials'))])
+  .transform((v) => BigInt(v))
+  .refine((v) => v > 0n, 'must be greater than 0');
 
 const cardFields = {
   deviceId: uuidSchema.nullable(),
