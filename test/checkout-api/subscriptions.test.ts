@@ -7,25 +7,30 @@ import { spawnTs, waitFor, type Spawned } from '../support/process.js';
 const apps: TestApp[] = [];
 const clients: Client[] = [];
 let a: TestApp;
-let b: TestApp;
+let b: { baseUrl: string };
 let child: Spawned;
+let childB: Spawned;
 /** Process C: a separate OS process (`npm start`'s entry point) that makes the changes. */
 let c: { baseUrl: string; deps: TestApp['deps'] };
 
 beforeAll(async () => {
-  // A and B serve subscribers (each with its own LISTEN connection); C, another process, makes changes.
+  // A (in this process) and B (its own OS process) serve subscribers; C, a third process, makes changes.
   a = await startTestApp({ role: 'api' });
-  b = await startTestApp({ role: 'api', databaseUrl: a.databaseUrl });
-  apps.push(a, b);
+  apps.push(a);
+  childB = spawnTs('src/main.ts', ['--role', 'api'], testEnv(a.databaseUrl));
   child = spawnTs('src/main.ts', ['--role', 'all'], testEnv(a.databaseUrl));
-  await waitFor(() => /listening on port \d+/.test(child.stdout()), 20_000, 'process C');
-  c = { baseUrl: `http://127.0.0.1:${/listening on port (\d+)/.exec(child.stdout())![1]}`, deps: a.deps };
+  const urlOf = (p: Spawned) => `http://127.0.0.1:${/listening on port (\d+)/.exec(p.stdout())![1]}`;
+  await waitFor(() => /listening on port \d+/.test(child.stdout()) && /listening on port \d+/.test(childB.stdout()), 20_000, 'processes B and C');
+  b = { baseUrl: urlOf(childB) };
+  c = { baseUrl: urlOf(child), deps: a.deps };
 });
 afterAll(async () => {
   for (const cl of clients) await cl.dispose();
   for (const app of apps) await app.stop();
-  child.child.kill('SIGTERM');
-  await child.exit;
+  for (const p of [child, childB]) {
+    p.child.kill('SIGTERM');
+    await p.exit;
+  }
 });
 
 type Stream<T> = { values: T[]; received: number[]; waitFor: (n: number, ms?: number) => Promise<T[]>; stop: () => void };
@@ -62,7 +67,7 @@ function viaWebSocket<T>(app: TestApp, query: string, variables: Record<string, 
   return { ...s, stop };
 }
 
-function viaSse<T>(app: TestApp, query: string, variables: Record<string, unknown>, authorization?: string): Stream<T> {
+function viaSse<T>(app: { baseUrl: string }, query: string, variables: Record<string, unknown>, authorization?: string): Stream<T> {
   const s = collect<T>();
   const controller = new AbortController();
   void (async () => {
