@@ -10,6 +10,7 @@ export const DELIVER_JOB = 'deliver-webhook';
 
 // A later event waits this long, at most once per check, for an earlier one's first attempt.
 const ORDER_WAIT_MS = 1_000;
+const ORDER_PATIENCE_MS = 60_000;
 
 /**
  * For an event just written: one delivery per active endpoint of its project, and the job that
@@ -54,8 +55,16 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, opts: { ma
 
   if (!opts.manual && delivery.attemptCount === 0 && delivery.event && delivery.paymentId) {
     // A payment's events are first attempted in order; a failing earlier event does not block (it has attempts).
+    // Only a recent earlier delivery is waited for: one whose job was lost must not hold this one forever.
     const earlier = await deps.prisma.webhookDelivery.count({
-      where: { paymentId: delivery.paymentId, endpointId: delivery.endpointId, status: 'pending', attemptCount: 0, event: { seq: { lt: delivery.event.seq } } },
+      where: {
+        paymentId: delivery.paymentId,
+        endpointId: delivery.endpointId,
+        status: 'pending',
+        attemptCount: 0,
+        event: { seq: { lt: delivery.event.seq } },
+        createdAt: { gt: new Date(Date.now() - ORDER_PATIENCE_MS) },
+      },
     });
     if (earlier > 0) {
       await deps.jobs.send(DELIVER_JOB, { deliveryId }, { startAfter: new Date(Date.now() + ORDER_WAIT_MS) });
