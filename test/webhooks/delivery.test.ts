@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyTransition, lockPayment } from '../../src/domain/payments/transitions.js';
+import { attemptDelivery } from '../../src/domain/webhooks/deliveries.js';
 import { verifySignature } from '../../src/domain/webhooks/signature.js';
 import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
@@ -145,5 +146,29 @@ describe('webhook deliveries', () => {
     const pct = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)];
     console.log(`deposit → webhook received over ${samples.length} payments: p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${samples.at(-1)} ms`);
     expect(samples).toHaveLength(30);
+  });
+});
+
+describe('delivery order', () => {
+  it('a later event of a payment waits for the earlier one’s first attempt', async () => {
+    // An API-only runtime: no worker picks the jobs up, so the test drives the attempts itself.
+    const api = await startTestApp({ role: 'api' });
+    try {
+      const shop = await makeShop(api);
+      await gqlOk(api.baseUrl, `mutation($p: ID!, $u: String!) { setWebhookEndpoint(projectId: $p, url: $u) { secret } }`, { p: shop.projectId, u: `${receiver.url}/order` }, shop.merchantKey);
+      const p = (await createPaymentRest(api, shop.apiKey, { amount: 66_000 })).body;
+      const { expirePayment } = await import('../../src/domain/payments/expiry.js');
+      await api.deps.prisma.payment.update({ where: { id: p.id }, data: { expiresAt: new Date(Date.now() - 1) } });
+      await expirePayment(api.deps, p.id);
+      await request(api.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: p.id } });
+      const [first, second] = await api.deps.prisma.webhookDelivery.findMany({ where: { paymentId: p.id }, include: { event: true }, orderBy: { event: { seq: 'asc' } } });
+      expect([first!.eventType, second!.eventType]).toEqual(['payment.expired', 'payment.confirmed']);
+      expect(await attemptDelivery(api.deps, second!.id)).toBe('deferred');
+      expect(await attemptDelivery(api.deps, first!.id)).toBe('succeeded');
+      expect(await attemptDelivery(api.deps, second!.id)).toBe('succeeded');
+      expect(onPath('/order').map((h) => h.json.event)).toEqual(['payment.expired', 'payment.confirmed']);
+    } finally {
+      await api.stop();
+    }
   });
 });
