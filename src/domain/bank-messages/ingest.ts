@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { isSerializationFailure } from '../../db/errors.js';
 import type { Tx } from '../../db/prisma.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
@@ -62,8 +63,22 @@ export async function receiveBankMessage(deps: Deps, actor: Actor, input: unknow
   return { id: stored.id, status: await processBankMessage(deps, stored.id) };
 }
 
-/** Parses and matches a stored message still `received`; any other status is left as it is. */
+/**
+ * Parses and matches a stored message still `received`; any other status is left as it is. Two
+ * deposits flagging the same payments can deadlock; Postgres aborts one, and it is processed again.
+ */
 export async function processBankMessage(deps: Deps, messageId: string): Promise<MessageStatus> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await processOnce(deps, messageId);
+    } catch (err) {
+      if (attempt < 5 && isSerializationFailure(err)) continue;
+      throw err;
+    }
+  }
+}
+
+async function processOnce(deps: Deps, messageId: string): Promise<MessageStatus> {
   return deps.prisma.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM bank_messages WHERE id = ${messageId}::uuid FOR UPDATE`;
     if (!locked) return 'unparsed';
