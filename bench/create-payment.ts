@@ -1,14 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from '../src/db/embedded.js';
+import { ensureDatabase, freePort, startEmbeddedPostgres, type EmbeddedServer } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
 import { operatorActor } from '../src/domain/auth/actor.js';
 import { createMerchant } from '../src/domain/merchants/merchants.js';
@@ -26,17 +25,6 @@ const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'RESULTS
 const AMOUNTS = Array.from({ length: 50 }, (_, i) => 500_000 + i * 100_000);
 
 type Row = { scenario: string; result: autocannon.Result; errorBodies: string[] };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function call(baseUrl: string, method: string, urlPath: string, token: string, body?: unknown): Promise<any> {
   const res = await fetch(`${baseUrl}${urlPath}`, {

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
@@ -23,6 +24,18 @@ const USER = 'postgres';
 // Local-only cluster on its own port, bound to 127.0.0.1; the password keeps other local users out
 // of casual reach, it is not a secret of the product.
 const PASSWORD = 'gateway-embedded';
+
+/** A TCP port free on loopback right now, for a throwaway cluster (tests, benchmarks). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 export function embeddedUrl(port: number, database = 'postgres'): string {
   return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;

@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import type { TestProject } from 'vitest/node';
 import { jobDefinitions } from '../../jobs/index.js';
-import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded.js';
+import { ensureDatabase, freePort, startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
 
 declare module 'vitest' {
@@ -14,17 +13,6 @@ declare module 'vitest' {
     pgServerUrl: string;
     templateDb: string;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**
