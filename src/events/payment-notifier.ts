@@ -79,8 +79,14 @@ export class PaymentNotifier {
     const iterator: AsyncIterableIterator<PaymentChange> = {
       [Symbol.asyncIterator]: () => iterator,
       next: async () => {
-        const r = await events.next();
-        return r.done ? { done: true, value: undefined } : { done: false, value: (r.value as [PaymentChange])[0] };
+        try {
+          const r = await events.next();
+          return r.done ? { done: true, value: undefined } : { done: false, value: (r.value as [PaymentChange])[0] };
+        } catch (err) {
+          // Shutting down: the stream ends normally (clients see `complete`), it did not fail.
+          if ((err as Error).name === 'AbortError') return { done: true, value: undefined };
+          throw err;
+        }
       },
       return: async () => {
         await events.return?.();

@@ -55,3 +55,27 @@ describe('processes', () => {
     expect(res.stderr).toMatch(/SECRET_KEY/);
   });
 });
+
+describe('shutdown with open subscriptions', () => {
+  it('ends open SSE subscriptions with `complete` and exits 0 promptly on SIGTERM', async () => {
+    const { startTestApp, makeShop, createPaymentRest } = await import('../support/harness.js');
+    const setup = await startTestApp({ role: 'api', databaseUrl });
+    const shop = await makeShop(setup);
+    const p = (await createPaymentRest(setup, shop.apiKey, { amount: 40_000 })).body;
+    await setup.stop();
+
+    const api = start('api');
+    await waitFor(() => /listening on port \d+/.test(api.stdout()), 20_000, 'the API to listen');
+    const query = encodeURIComponent('subscription($t: String!) { checkoutStatus(token: $t) { status } }');
+    const variables = encodeURIComponent(JSON.stringify({ t: p.token }));
+    const res = await fetch(`http://127.0.0.1:${portOf(api)}/graphql?query=${query}&variables=${variables}`, { headers: { accept: 'text/event-stream' } });
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes('"pending"')) text += new TextDecoder().decode((await reader.read()).value);
+    api.child.kill('SIGTERM');
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+    expect(text).toContain('event: complete');
+    expect(text).not.toContain('internal_error');
+    expect(await api.exit).toBe(0);
+  });
+});
