@@ -1,13 +1,17 @@
-import type { JobDefinition } from '../src/queue/job-queue.js';
 import type { Deps } from '../src/domain/deps.js';
+import type { JobDefinition } from '../src/queue/job-queue.js';
 
-/** Idempotency keys are honoured for 24 h; afterwards their stored responses are dropped. */
+/**
+ * Idempotency keys are honoured for 24 h; afterwards their stored responses are dropped. Rate-limit
+ * buckets whose minute has passed go too.
+ */
 export const pruneIdempotencyKeys: JobDefinition<Deps> = {
   name: 'prune-idempotency-keys',
   options: { retryLimit: 3, expireInSeconds: 300 },
   cron: '*/15 * * * *',
   handler: async (deps) => {
     const { count } = await deps.prisma.idempotencyKey.deleteMany({ where: { expiresAt: { lt: new Date() } } });
-    if (count > 0) deps.log.info({ count }, 'pruned expired idempotency keys');
+    const buckets = await deps.prisma.$executeRaw`DELETE FROM rate_limit.buckets WHERE expire IS NOT NULL AND expire < ${Date.now()}`;
+    if (count > 0 || buckets > 0) deps.log.info({ idempotencyKeys: count, rateLimitBuckets: buckets }, 'pruned expired rows');
   },
 };

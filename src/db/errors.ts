@@ -1,4 +1,3 @@
-import { AppError, type ErrorCode } from '../errors.js';
 import { Prisma } from '../generated/prisma/client.js';
 
 type PgLikeError = { code?: string; constraint?: string; message?: string };
@@ -26,16 +25,4 @@ export function isUniqueViolation(err: unknown): boolean {
 export function isSerializationFailure(err: unknown): boolean {
   const code = pgError(err)?.code;
   return code === '40001' || code === '40P01';
-}
-
-/**
- * Turns a database error into the catalog error a client should see: a unique violation becomes
- * `onUnique` (default `conflict`), a check violation `invalid_request`; anything else is rethrown.
- */
-export function translateDbError(err: unknown, onUnique: ErrorCode = 'conflict', message?: string): never {
-  if (err instanceof AppError) throw err;
-  const pgErr = pgError(err);
-  if (pgErr?.code === '23505') throw new AppError(onUnique, message);
-  if (pgErr?.code === '23514') throw new AppError('invalid_request', message ?? 'A value is out of its allowed range.');
-  throw err;
 }

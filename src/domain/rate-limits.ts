@@ -62,9 +62,3 @@ export function limitBucket(actor: Actor, ip: string | undefined): { kind: Limit
       return null;
   }
 }
-
-/** Buckets whose window has passed (run by the pruning job). */
-export async function pruneRateLimitBuckets(pool: pg.Pool): Promise<number> {
-  const res = await pool.query('DELETE FROM rate_limit.buckets WHERE expire IS NOT NULL AND expire < $1', [Date.now()]);
-  return res.rowCount ?? 0;
-}

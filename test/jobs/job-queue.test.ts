@@ -18,6 +18,7 @@ describe('jobs on pg-boss', () => {
   it('a job sent to a queue is picked up by the worker and runs its handler', async () => {
     await insertKey('old', new Date(Date.now() - 1000));
     await insertKey('fresh', new Date(Date.now() + 86_400_000));
+    await app.deps.prisma.$executeRawUnsafe(`INSERT INTO rate_limit.buckets (key, points, expire) VALUES ('ip:old', 3, $1), ('ip:live', 3, $2)`, Date.now() - 1000, Date.now() + 60_000);
     await app.deps.jobs.send('prune-idempotency-keys', {});
     const remaining = async () => (await app.deps.prisma.idempotencyKey.findMany({ where: { projectId } })).map((k) => k.key);
     let keys = await remaining();
@@ -26,6 +27,8 @@ describe('jobs on pg-boss', () => {
       keys = await remaining();
     }
     expect(keys).toEqual(['fresh']);
+    const buckets = await app.deps.prisma.$queryRawUnsafe<{ key: string }[]>(`SELECT key FROM rate_limit.buckets WHERE key LIKE 'ip:%' ORDER BY key`);
+    expect(buckets.map((b) => b.key)).toEqual(['ip:live']);
   });
 
   it('a job sent inside a transaction that rolls back is never created', async () => {

@@ -1,10 +1,5 @@
 import { randomInt } from 'node:crypto';
 
-/** Codes are multiples of 10 rials in 10..10×maxCode, so a whole-toman request stays whole in toman. */
-export function codeRange(maxCode: number): { min: number; max: number } {
-  return { min: 10, max: 10 * maxCode };
-}
-
 /**
  * A random code whose final amount is not held in the scope, or null when every code is taken.
  * Random rather than sequential, so the next payer's amount cannot be guessed.

@@ -1,17 +1,12 @@
+import { latinDigits } from '../validation.js';
 const BIDI_AND_INVISIBLE = /[\u00AD\u061C\u180E\u200B\u200D\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
 // ZWNJ is part of Persian spelling inside a word (می‌شود); anywhere else it only hides text from regexes.
 const ZWNJ_OUTSIDE_WORD = /(?<!\p{L})\u200C|\u200C(?!\p{L})/gu;
 const HORIZONTAL_SPACE = /[\t\v\f\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
 
-export function toLatinDigits(s: string): string {
-  return s
-    .replace(/[\u06F0-\u06F9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
-    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660));
-}
-
 /** Folds the spellings banks and phones produce into one: Latin digits, Persian letters, `,` thousands, LF lines. */
 export function normalizeSmsBody(raw: string): string {
-  const text = toLatinDigits(
+  const text = latinDigits(
     raw.replace(/\r\n?/g, '\n').replace(BIDI_AND_INVISIBLE, '').replace(ZWNJ_OUTSIDE_WORD, ''),
   )
     .replace(/\u0643/g, '\u06A9')
