@@ -33,7 +33,7 @@ afterAll(async () => {
   }
 });
 
-type Stream<T> = { values: T[]; received: number[]; waitFor: (n: number, ms?: number) => Promise<T[]>; stop: () => void };
+type Stream<T> = { values: T[]; received: number[]; completed?: () => boolean; waitFor: (n: number, ms?: number) => Promise<T[]>; stop: () => void };
 
 function collect<T>(): Omit<Stream<T>, 'stop'> {
   const values: T[] = [];
@@ -70,6 +70,7 @@ function viaWebSocket<T>(app: TestApp, query: string, variables: Record<string, 
 function viaSse<T>(app: { baseUrl: string }, query: string, variables: Record<string, unknown>, authorization?: string): Stream<T> {
   const s = collect<T>();
   const controller = new AbortController();
+  let completed = false;
   void (async () => {
     const res = await fetch(`${app.baseUrl}/graphql`, {
       method: 'POST',
@@ -86,6 +87,7 @@ function viaSse<T>(app: { baseUrl: string }, query: string, variables: Record<st
         const block = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (block.includes('event: complete')) completed = true;
         if (block.includes('event: next') && data) {
           s.received.push(Date.now());
           s.values.push(JSON.parse(data.slice(6)) as T);
@@ -93,7 +95,7 @@ function viaSse<T>(app: { baseUrl: string }, query: string, variables: Record<st
       }
     }
   })().catch(() => undefined);
-  return { ...s, stop: () => controller.abort() };
+  return { ...s, completed: () => completed, stop: () => controller.abort() };
 }
 
 const CHECKOUT = `subscription($token: String!) { checkoutStatus(token: $token) { status payerReportedPaidAt receiptCode } }`;
@@ -113,6 +115,10 @@ describe('subscriptions across processes', () => {
     await request(c.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: p.id } });
     for (const s of [ws, sse]) {
       const values = await s.waitFor(3);
+      if (s.completed) {
+        for (let i = 0; i < 50 && !s.completed(); i++) await new Promise((r) => setTimeout(r, 20));
+        expect(s.completed(), 'the stream completes once the payment is settled').toBe(true);
+      }
       expect(values[1]!.data.checkoutStatus.payerReportedPaidAt).not.toBeNull();
       expect(values[2]!.data.checkoutStatus.status).toBe('confirmed');
       expect(values[2]!.data.checkoutStatus.receiptCode).toMatch(/^[A-HJ-NP-Z2-9]{8}$/);
