@@ -26,3 +26,18 @@ export function isSerializationFailure(err: unknown): boolean {
   const code = pgError(err)?.code;
   return code === '40001' || code === '40P01';
 }
+
+/**
+ * Runs a transaction again when Postgres aborted it to break a deadlock or a serialization
+ * conflict (the work is redone from the start, so nothing half-applied survives).
+ */
+export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt < attempts && isSerializationFailure(err)) continue;
+      throw err;
+    }
+  }
+}

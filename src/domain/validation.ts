@@ -68,3 +68,15 @@ export const httpsUrlSchema = z
       return false;
     }
   }, 'must be an absolute https URL');
+
+/** A payer's phone: 10..20 characters, digits in any script stored as Latin. */
+export const phoneSchema = z
+  .string()
+  .transform((s) => latinDigits(s.trim()))
+  .refine((s) => s.length >= 10 && s.length <= 20, 'must be 10..20 characters');
+
+/** The last four digits of a payer's card, Latin or Persian. */
+export const cardLast4Schema = z
+  .string()
+  .transform((s) => latinDigits(s.trim()))
+  .refine((s) => /^[0-9]{4}$/.test(s), 'must be exactly four digits');

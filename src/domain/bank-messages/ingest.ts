@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { isSerializationFailure } from '../../db/errors.js';
+import { retryOnConflict } from '../../db/errors.js';
 import type { Tx } from '../../db/prisma.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
@@ -68,14 +68,7 @@ export async function receiveBankMessage(deps: Deps, actor: Actor, input: unknow
  * deposits flagging the same payments can deadlock; Postgres aborts one, and it is processed again.
  */
 export async function processBankMessage(deps: Deps, messageId: string): Promise<MessageStatus> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await processOnce(deps, messageId);
-    } catch (err) {
-      if (attempt < 5 && isSerializationFailure(err)) continue;
-      throw err;
-    }
-  }
+  return retryOnConflict(() => processOnce(deps, messageId));
 }
 
 async function processOnce(deps: Deps, messageId: string): Promise<MessageStatus> {

@@ -5,7 +5,7 @@ import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
 import { checkTransition } from '../payments/state-machine.js';
 import { applyTransition, lockPayment } from '../payments/transitions.js';
-import { latinDigits, parseInput } from '../validation.js';
+import { cardLast4Schema, latinDigits, parseInput, phoneSchema } from '../validation.js';
 import { checkoutView, type CheckoutView } from './view.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{10,64}$/;
@@ -27,20 +27,11 @@ export async function loadView(db: Pick<Tx, 'payment'>, paymentId: string): Prom
   return checkoutView(p);
 }
 
-const digits4 = z
-  .string()
-  .transform((s) => latinDigits(s.trim()))
-  .refine((s) => /^[0-9]{4}$/.test(s), 'must be the last four digits of your card');
-
 export const reportInput = z
   .object({
-    payerCardLast4: digits4.nullish(),
+    payerCardLast4: cardLast4Schema.nullish(),
     payerTrackingNumber: z.string().trim().min(1).max(40, 'must be at most 40 characters').transform(latinDigits).nullish(),
-    payerPhone: z
-      .string()
-      .transform((s) => latinDigits(s.trim()))
-      .refine((s) => s.length >= 10 && s.length <= 20, 'must be 10..20 characters')
-      .nullish(),
+    payerPhone: phoneSchema.nullish(),
   })
   .strict();
 

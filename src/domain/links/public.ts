@@ -4,7 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { createPaymentFor } from '../payments/create-payment.js';
 import { checkoutUrl } from '../payments/record.js';
-import { amountSchema, latinDigits, parseInput } from '../validation.js';
+import { amountSchema, parseInput, phoneSchema } from '../validation.js';
 
 async function findLink(deps: Deps, slug: string) {
   const link = /^[a-z0-9-]{3,64}$/.test(slug)
@@ -31,11 +31,7 @@ export async function getPublicLink(deps: Deps, slug: string) {
 
 export const linkPaymentInput = z.object({
   amount: amountSchema.nullish(),
-  payerPhone: z
-    .string()
-    .transform((s) => latinDigits(s.trim()))
-    .refine((s) => s.length >= 10 && s.length <= 20, 'must be 10..20 characters')
-    .nullish(),
+  payerPhone: phoneSchema.nullish(),
   description: z.string().max(200, 'must be at most 200 characters').nullish(),
 });
 

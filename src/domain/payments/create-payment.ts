@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { isSerializationFailure } from '../../db/errors.js';
+import { retryOnConflict } from '../../db/errors.js';
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
@@ -10,7 +10,8 @@ import { allocateCardAndCode } from '../cards/selection.js';
 import { availableCredit, computeFee, reserveFee } from '../credit/fees.js';
 import type { Deps } from '../deps.js';
 import { checkCallbackUrl } from '../projects/callback-url.js';
-import { amountSchema, httpsUrlSchema, latinDigits, parseInput } from '../validation.js';
+import type { ProjectRow } from '../projects/projects.js';
+import { amountSchema, httpsUrlSchema, parseInput, phoneSchema } from '../validation.js';
 import { checkoutUrl, paymentRecord } from './record.js';
 import type { PaymentRow } from './types.js';
 
@@ -19,11 +20,6 @@ const metadataValue = z.union([z.string().max(500, 'string values must be at mos
 export const metadataSchema = z
   .record(z.string().min(1).max(40, 'keys must be at most 40 characters'), metadataValue)
   .refine((m) => Object.keys(m).length <= 20, 'must have at most 20 keys');
-
-const phoneSchema = z
-  .string()
-  .transform((s) => latinDigits(s.trim()))
-  .refine((s) => s.length >= 10 && s.length <= 20, 'must be 10..20 characters');
 
 export const createPaymentSchema = z.object({
   amount: amountSchema,
@@ -43,7 +39,6 @@ export type CreatePaymentResult =
   | { replayed: true; responseBody: string };
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const MAX_ATTEMPTS = 5;
 
 /** Extra attributes a caller inside the domain may set (payment links). */
 export type CreatePaymentOptions = { idempotency?: Idempotency; linkId?: string };
@@ -69,19 +64,9 @@ export type PaymentData = Omit<z.output<typeof createPaymentSchema>, 'callbackUr
  * or a public payment link), retried when Postgres breaks a lock-order deadlock.
  */
 export async function createPaymentFor(deps: Deps, project: ProjectRow, data: PaymentData, opts: CreatePaymentOptions = {}): Promise<CreatePaymentResult> {
-
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await deps.prisma.$transaction((tx) => createInTransaction(deps, tx, project, data, opts));
-    } catch (err) {
-      // Two creates can lock two match scopes in opposite orders; Postgres breaks the deadlock and we retry.
-      if (attempt < MAX_ATTEMPTS && isSerializationFailure(err)) continue;
-      throw err;
-    }
-  }
+  // Two creates can lock two match scopes in opposite orders; Postgres breaks the deadlock and one is redone.
+  return retryOnConflict(() => deps.prisma.$transaction((tx) => createInTransaction(deps, tx, project, data, opts)));
 }
-
-export type ProjectRow = Awaited<ReturnType<Deps['prisma']['project']['findUniqueOrThrow']>>;
 
 async function createInTransaction(
   deps: Deps,

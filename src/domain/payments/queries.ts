@@ -34,7 +34,7 @@ export const listPaymentsSchema = paymentFilterSchema.extend({
 export type PaymentFilter = z.output<typeof paymentFilterSchema>;
 
 /** The filter as a Prisma where, always scoped to the caller's project. `from`/`to` are inclusive. */
-export function paymentWhere(projectId: string, f: PaymentFilter): Prisma.PaymentWhereInput {
+function paymentWhere(projectId: string, f: PaymentFilter): Prisma.PaymentWhereInput {
   return {
     projectId,
     ...(f.status ? { status: f.status } : {}),
@@ -45,6 +45,12 @@ export function paymentWhere(projectId: string, f: PaymentFilter): Prisma.Paymen
 
 /** Newest first; ties broken by id so pages never overlap. */
 export const paymentOrder: Prisma.PaymentOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
+
+/** The caller's project's payments matching a filter (validated here, for REST and GraphQL alike). */
+export function paymentsFilteredFor(actor: Actor, filter: unknown): Prisma.PaymentWhereInput {
+  const { projectId } = requireActor(actor, 'project');
+  return paymentWhere(projectId, parseInput(paymentFilterSchema, filter));
+}
 
 export async function listPayments(deps: Deps, actor: Actor, query: unknown) {
   const { projectId } = requireActor(actor, 'project');

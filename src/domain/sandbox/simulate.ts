@@ -7,7 +7,7 @@ import { matchScope } from '../cards/selection.js';
 import type { Deps } from '../deps.js';
 import { matchDeposit } from '../matching/match-deposit.js';
 import type { PaymentRow } from '../payments/types.js';
-import { amountSchema, latinDigits, parseInput, uuidSchema } from '../validation.js';
+import { amountSchema, cardLast4Schema, parseInput, uuidSchema } from '../validation.js';
 
 export const simulateInput = z
   .object({
@@ -15,11 +15,7 @@ export const simulateInput = z
     token: z.string().min(10, 'must be 10..64 characters').max(64, 'must be 10..64 characters').optional(),
     outcome: z.enum(['match', 'base_amount', 'wrong_amount', 'custom'], { message: 'must be match, base_amount, wrong_amount or custom' }).default('match'),
     amount: amountSchema.optional(),
-    payerCardLast4: z
-      .string()
-      .transform((s) => latinDigits(s))
-      .refine((s) => /^[0-9]{4}$/.test(s), 'must be exactly four digits')
-      .optional(),
+    payerCardLast4: cardLast4Schema.optional(),
   })
   .superRefine((d, ctx) => {
     if (!d.paymentId && !d.token) ctx.addIssue({ code: 'custom', path: ['paymentId'], message: 'paymentId or token is required' });

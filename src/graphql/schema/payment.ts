@@ -1,9 +1,8 @@
 import { confirmPaymentManually, rejectPayment, verifyPayment } from '../../domain/payments/actions.js';
 import { createPayment } from '../../domain/payments/create-payment.js';
-import { getPayment, paymentFilterSchema, paymentOrder, paymentWhere } from '../../domain/payments/queries.js';
+import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
 import { checkoutUrl, verifyResult, type VerifyResult } from '../../domain/payments/record.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/types.js';
-import { parseInput } from '../../domain/validation.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
 
@@ -69,6 +68,16 @@ const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
   }),
 });
 
+type FilterArgs = { status?: string | null; orderId?: string | null; from?: Date | null; to?: Date | null };
+
+/** GraphQL nulls mean "no filter", as absent query parameters do in REST. */
+const filterOf = (a: FilterArgs) => ({
+  status: a.status ?? undefined,
+  orderId: a.orderId ?? undefined,
+  from: a.from?.toISOString(),
+  to: a.to?.toISOString(),
+});
+
 builder.queryFields((t) => ({
   payment: t.prismaField({
     type: 'Payment',
@@ -97,20 +106,9 @@ builder.queryFields((t) => ({
       from: t.arg({ type: 'DateTime' }),
       to: t.arg({ type: 'DateTime' }),
     },
-    totalCount: (_parent, args, ctx) => {
-      if (ctx.actor.kind !== 'project') return 0;
-      const filter = parseInput(paymentFilterSchema, { status: args.status ?? undefined, orderId: args.orderId ?? undefined });
-      return ctx.deps.prisma.payment.count({ where: paymentWhere(ctx.actor.projectId, { ...filter, from: args.from ?? undefined, to: args.to ?? undefined }) });
-    },
-    resolve: (query, _root, args, ctx) => {
-      if (ctx.actor.kind !== 'project') throw new Error('unreachable: authScopes admit only projects');
-      const filter = parseInput(paymentFilterSchema, { status: args.status ?? undefined, orderId: args.orderId ?? undefined });
-      return ctx.deps.prisma.payment.findMany({
-        ...query,
-        where: paymentWhere(ctx.actor.projectId, { ...filter, from: args.from ?? undefined, to: args.to ?? undefined }),
-        orderBy: paymentOrder,
-      });
-    },
+    totalCount: (_parent, args, ctx) => ctx.deps.prisma.payment.count({ where: paymentsFilteredFor(ctx.actor, filterOf(args)) }),
+    resolve: (query, _root, args, ctx) =>
+      ctx.deps.prisma.payment.findMany({ ...query, where: paymentsFilteredFor(ctx.actor, filterOf(args)), orderBy: paymentOrder }),
   }),
 }));
 
