@@ -125,6 +125,9 @@ describe('webhook deliveries', () => {
     expect(hits[1]!.json.deliveryId).toBe(hits[0]!.json.deliveryId);
     expect(hits[1]!.headers['x-service-delivery']).toBe(delivery.id);
 
+    const none = await gqlOk(app.baseUrl, q, { p: 'not-a-uuid' }, shop.apiKey);
+    expect(none.webhookDeliveries.edges).toEqual([]);
+
     const test = await gqlOk(app.baseUrl, `mutation { sendTestWebhook { status test attempts { responseStatus } } }`, {}, shop.apiKey);
     expect(test.sendTestWebhook).toEqual({ status: 'succeeded', test: true, attempts: [{ responseStatus: 200 }] });
     const sample = onPath('/manual')[2]!;

@@ -7,6 +7,8 @@ import { attemptDelivery, createTestDelivery } from './deliveries.js';
 
 export function deliveriesOf(actor: Actor, filter: { paymentId?: string | null; status?: string | null }): Prisma.WebhookDeliveryWhereInput {
   const { projectId } = requireActor(actor, 'project');
+  // A payment id that is not a UUID names no payment: an empty list, as for an unknown id.
+  if (filter.paymentId && !uuidSchema.safeParse(filter.paymentId).success) return { id: { in: [] } };
   return { projectId, ...(filter.paymentId ? { paymentId: filter.paymentId } : {}), ...(filter.status ? { status: filter.status } : {}) };
 }
 
