@@ -1,12 +1,19 @@
-import { EventEmitter, on } from 'node:events';
 import pg from 'pg';
 import type { Tx } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
+import { Feed } from './feed.js';
 
-const CHANNEL = 'payment_changes';
+const CHANGES = 'payment_changes';
+/** Sent by database triggers when a key or device is revoked or a project or merchant deactivated. */
+const CREDENTIALS = 'credential_changes';
 
 /** What crosses processes: ids only (NOTIFY payloads are small); subscribers re-read the rows. */
-export type PaymentChange = { paymentId: string; projectId: string; eventId: string | null };
+export type PaymentChange = { kind: 'payment'; paymentId: string; projectId: string; eventId: string | null };
+/** Some credential changed state (or notifications may have been missed): subscribers re-check theirs. */
+export type CredentialCheck = { kind: 'credentials' };
+export type Signal = PaymentChange | CredentialCheck;
+
+export type FeedKey = `payment:${string}` | `project:${string}` | 'credentials';
 
 /**
  * Announces a payment change to every process. NOTIFY is transactional: listeners hear it only
@@ -14,22 +21,20 @@ export type PaymentChange = { paymentId: string; projectId: string; eventId: str
  */
 export async function notifyPaymentChanged(tx: Tx, change: { id: string; projectId: string }, eventId: string | null = null) {
   const payload = JSON.stringify({ p: change.id, j: change.projectId, e: eventId });
-  await tx.$executeRaw`SELECT pg_notify(${CHANNEL}, ${payload})`;
+  await tx.$executeRaw`SELECT pg_notify(${CHANGES}, ${payload})`;
 }
 
 /** One LISTEN connection per API process, fanned out to local subscribers by payment and project. */
 export class PaymentNotifier {
-  private readonly emitter = new EventEmitter();
+  private readonly listeners = new Map<FeedKey, Set<(s: Signal) => void>>();
+  private readonly feeds = new Set<Feed<Signal>>();
   private client: pg.Client | null = null;
   private stopped = false;
-  private readonly aborter = new AbortController();
 
   private constructor(
     private readonly url: string,
     private readonly log: Logger,
-  ) {
-    this.emitter.setMaxListeners(0);
-  }
+  ) {}
 
   static async start(url: string, log: Logger): Promise<PaymentNotifier> {
     const notifier = new PaymentNotifier(url, log);
@@ -39,13 +44,14 @@ export class PaymentNotifier {
 
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url, keepAlive: true });
-    client.on('notification', (msg) => this.dispatch(msg.payload));
+    client.on('notification', (msg) => (msg.channel === CREDENTIALS ? this.emit('credentials', { kind: 'credentials' }) : this.dispatch(msg.payload)));
     client.on('error', (err) => {
       this.log.warn({ err }, 'payment notifier connection lost; reconnecting');
       void this.reconnect();
     });
     await client.connect();
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(`LISTEN ${CHANGES}`);
+    await client.query(`LISTEN ${CREDENTIALS}`);
     this.client = client;
   }
 
@@ -57,50 +63,61 @@ export class PaymentNotifier {
       await new Promise((r) => setTimeout(r, delay));
       await this.connect().catch((err) => this.log.warn({ err }, 'payment notifier reconnect failed'));
     }
+    // A revocation may have been announced while no connection listened.
+    if (this.client) this.emit('credentials', { kind: 'credentials' });
   }
 
   private dispatch(payload: string | undefined) {
     try {
       const raw = JSON.parse(payload ?? '') as { p: string; j: string; e: string | null };
-      const change: PaymentChange = { paymentId: raw.p, projectId: raw.j, eventId: raw.e };
-      this.emitter.emit(`payment:${change.paymentId}`, change);
-      this.emitter.emit(`project:${change.projectId}`, change);
+      const change: PaymentChange = { kind: 'payment', paymentId: raw.p, projectId: raw.j, eventId: raw.e };
+      this.emit(`payment:${change.paymentId}`, change);
+      this.emit(`project:${change.projectId}`, change);
     } catch (err) {
       this.log.warn({ err, payload }, 'unreadable payment notification');
     }
   }
 
+  private emit(key: FeedKey, signal: Signal) {
+    for (const listener of this.listeners.get(key) ?? []) listener(signal);
+  }
+
   /**
-   * Changes of one payment or one project's payments, until the consumer stops iterating. The
-   * listener is registered on call, so nothing committed after this returns is missed.
+   * Signals for the given keys, until the consumer closes the feed (or the notifier stops). The
+   * listeners are registered on call, so nothing committed after this returns is missed; closing
+   * removes every one of them.
    */
-  changes(key: `payment:${string}` | `project:${string}`): AsyncIterableIterator<PaymentChange> {
-    const events = on(this.emitter, key, { signal: this.aborter.signal });
-    const iterator: AsyncIterableIterator<PaymentChange> = {
-      [Symbol.asyncIterator]: () => iterator,
-      next: async () => {
-        try {
-          const r = await events.next();
-          return r.done ? { done: true, value: undefined } : { done: false, value: (r.value as [PaymentChange])[0] };
-        } catch (err) {
-          // Shutting down: the stream ends normally (clients see `complete`), it did not fail.
-          if ((err as Error).name === 'AbortError') return { done: true, value: undefined };
-          throw err;
-        }
-      },
-      return: async () => {
-        await events.return?.();
-        return { done: true, value: undefined };
-      },
-    };
-    return iterator;
+  feed(keys: FeedKey[]): Feed<Signal> {
+    const listener = (s: Signal) => feed.push(s);
+    const feed: Feed<Signal> = new Feed(() => {
+      this.feeds.delete(feed);
+      for (const key of keys) {
+        const set = this.listeners.get(key);
+        set?.delete(listener);
+        if (set?.size === 0) this.listeners.delete(key);
+      }
+    });
+    for (const key of keys) {
+      let set = this.listeners.get(key);
+      if (!set) this.listeners.set(key, (set = new Set()));
+      set.add(listener);
+    }
+    if (this.stopped) feed.close();
+    else this.feeds.add(feed);
+    return feed;
+  }
+
+  /** Open feeds and listeners: what a subscription that was not released would leave behind. */
+  stats(): { feeds: number; listeners: number } {
+    let listeners = 0;
+    for (const set of this.listeners.values()) listeners += set.size;
+    return { feeds: this.feeds.size, listeners };
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    // Ends every open subscription, so long-lived SSE responses let the server close.
-    this.aborter.abort();
-    this.emitter.removeAllListeners();
+    // Ends every open subscription normally (clients see `complete`), so long-lived SSE responses let the server close.
+    for (const feed of [...this.feeds]) feed.close();
     await this.client?.end().catch(() => undefined);
   }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/harness.js';
 
 let client: pg.Client;
-let ids: { merchant: string; project: string; card: string };
+let ids: { merchant: string; project: string; card: string; liveProject: string; liveCard: string; device: string; device2: string };
 
 async function insertPayment(overrides: Record<string, unknown> = {}) {
   const row = {
@@ -30,6 +30,40 @@ async function insertPayment(overrides: Record<string, unknown> = {}) {
   return row.id;
 }
 
+/** A pending live payment with its 1,000-rial fee reserved, on the live card. */
+function insertLivePayment(overrides: Record<string, unknown> = {}) {
+  return insertPayment({ project_id: ids.liveProject, card_id: ids.liveCard, sandbox: false, fee_amount: 1000, fee_state: 'reserved', ...overrides });
+}
+
+async function inTransaction(work: () => Promise<unknown>) {
+  await client.query('begin');
+  try {
+    await work();
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  }
+}
+
+async function realMessage(simulated = false) {
+  const msg = await client.query(
+    `insert into bank_messages (merchant_id, sender, body, body_sha256, received_at, simulated) values ($1, 's', $2, 'h', now(), $3) returning id`,
+    [ids.merchant, randomUUID(), simulated],
+  );
+  return msg.rows[0].id as string;
+}
+
+/** Confirmed the way the service does it: status, fee debited and its ledger entry in one transaction. */
+async function confirmedLivePayment() {
+  const id = await insertLivePayment();
+  await inTransaction(async () => {
+    await client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'manual', fee_state = 'debited' where id = $1`, [id]);
+    await client.query(`insert into credit_ledger_entries (merchant_id, kind, amount, balance_after, payment_id) values ($1, 'fee', -1000, 4000, $2)`, [ids.merchant, id]);
+  });
+  return id;
+}
+
 async function expectPgError(promise: Promise<unknown>, code: string) {
   await expect(promise).rejects.toMatchObject({ code });
 }
@@ -43,7 +77,25 @@ beforeAll(async () => {
     `insert into cards (project_id, merchant_id, bank_code, card_number, holder_name) values ($1, $2, 'mellat', '6104337812345678', 'H') returning id`,
     [p.rows[0].id, m.rows[0].id],
   );
-  ids = { merchant: m.rows[0].id, project: p.rows[0].id, card: c.rows[0].id };
+  const lp = await client.query(`insert into projects (merchant_id, name, sandbox) values ($1, 'L', false) returning id`, [m.rows[0].id]);
+  const [d1, d2] = await Promise.all(
+    ['d1', 'd2'].map((name) =>
+      client.query(`insert into devices (merchant_id, name, token_hash, token_prefix) values ($1, $2, $3, 'dt_z') returning id`, [m.rows[0].id, name, randomUUID()]),
+    ),
+  );
+  const lc = await client.query(
+    `insert into cards (project_id, merchant_id, device_id, bank_code, card_number, holder_name) values ($1, $2, $3, 'mellat', '6104337812349999', 'H') returning id`,
+    [lp.rows[0].id, m.rows[0].id, d1!.rows[0].id],
+  );
+  ids = {
+    merchant: m.rows[0].id,
+    project: p.rows[0].id,
+    card: c.rows[0].id,
+    liveProject: lp.rows[0].id,
+    liveCard: lc.rows[0].id,
+    device: d1!.rows[0].id,
+    device2: d2!.rows[0].id,
+  };
 });
 afterAll(() => client.end());
 
@@ -52,13 +104,14 @@ describe('money invariants held by the database', () => {
     const a = await insertPayment();
     const b = await insertPayment();
     const until = new Date(Date.now() + 3_600_000);
-    await client.query(`insert into amount_holds (payment_id, scope, amount, held_until) values ($1, 'device:x', 100120, $2)`, [a, until]);
+    const scope = `card:${ids.card}`;
+    await client.query(`insert into amount_holds (payment_id, scope, amount, held_until) values ($1, $3, 100120, $2)`, [a, until, scope]);
     await expectPgError(
-      client.query(`insert into amount_holds (payment_id, scope, amount, held_until) values ($1, 'device:x', 100120, $2)`, [b, until]),
+      client.query(`insert into amount_holds (payment_id, scope, amount, held_until) values ($1, $3, 100120, $2)`, [b, until, scope]),
       '23505',
     );
     await client.query(`update amount_holds set released_at = now() where payment_id = $1`, [a]);
-    await client.query(`insert into amount_holds (payment_id, scope, amount, held_until) values ($1, 'device:x', 100120, $2)`, [b, until]);
+    await client.query(`insert into amount_holds (payment_id, scope, amount, held_until) values ($1, $3, 100120, $2)`, [b, until, scope]);
   });
 
   it('keeps amountRequested within 10,000..1,000,000,000 rials', async () => {
@@ -96,11 +149,10 @@ describe('money invariants held by the database', () => {
   });
 
   it('keeps the credit ledger append-only and one fee per payment', async () => {
-    const payment = await insertPayment();
     await client.query(`insert into credit_ledger_entries (merchant_id, kind, amount, balance_after) values ($1, 'topup', 5000, 5000)`, [ids.merchant]);
     await expectPgError(client.query(`update credit_ledger_entries set amount = 1`), '23001');
     await expectPgError(client.query(`delete from credit_ledger_entries`), '23001');
-    await client.query(`insert into credit_ledger_entries (merchant_id, kind, amount, balance_after, payment_id) values ($1, 'fee', -1000, 4000, $2)`, [ids.merchant, payment]);
+    const payment = await confirmedLivePayment();
     await expectPgError(
       client.query(`insert into credit_ledger_entries (merchant_id, kind, amount, balance_after, payment_id) values ($1, 'fee', -1000, 3000, $2)`, [ids.merchant, payment]),
       '23505',
@@ -137,5 +189,91 @@ describe('money invariants held by the database', () => {
     const first = await insert(null);
     await expectPgError(insert(null), '23505');
     await insert(first.rows[0].id);
+  });
+});
+
+describe('money rules of CONTRACT "Bank messages and matching", held by the database too', () => {
+  const confirm = (id: string, extra = '') =>
+    client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'manual', fee_state = 'debited'${extra} where id = $1`, [id]);
+
+  it('a confirmed live payment has exactly one fee debit of its fee, checked at commit', async () => {
+    const id = await insertLivePayment();
+    await expectPgError(inTransaction(() => confirm(id)), '23514');
+    await expectPgError(
+      inTransaction(async () => {
+        await confirm(id);
+        await client.query(`insert into credit_ledger_entries (merchant_id, kind, amount, balance_after, payment_id) values ($1, 'fee', -999, 0, $2)`, [ids.merchant, id]);
+      }),
+      '23514',
+    );
+    expect((await client.query(`select status from payments where id = $1`, [id])).rows[0].status).toBe('pending');
+  });
+
+  it('a fee debit belongs to a confirmed live payment', async () => {
+    const pending = await insertLivePayment();
+    await expectPgError(
+      client.query(`insert into credit_ledger_entries (merchant_id, kind, amount, balance_after, payment_id) values ($1, 'fee', -1000, 0, $2)`, [ids.merchant, pending]),
+      '23514',
+    );
+  });
+
+  it('a fee moves only from reserved, to debited or released, and released only for a final unconfirmed payment', async () => {
+    const id = await insertLivePayment();
+    await expectPgError(client.query(`update payments set fee_state = 'released' where id = $1`, [id]), '23514');
+    await client.query(`update payments set status = 'canceled', canceled_at = now(), fee_state = 'released' where id = $1`, [id]);
+    await expectPgError(client.query(`update payments set fee_state = 'reserved' where id = $1`, [id]), '23514');
+  });
+
+  it('an expired payment’s fee is released only after its late window, and nothing is confirmed after it', async () => {
+    const open = await insertLivePayment({ expires_at: new Date(Date.now() - 60_000), late_until: new Date(Date.now() + 60_000) });
+    await client.query(`update payments set status = 'expired', expired_at = now() where id = $1`, [open]);
+    await expectPgError(client.query(`update payments set fee_state = 'released' where id = $1`, [open]), '23514');
+
+    const closed = await insertLivePayment({ expires_at: new Date(Date.now() - 60_000), late_until: new Date(Date.now() - 1_000) });
+    await expectPgError(inTransaction(() => confirm(closed)), '23514');
+    await client.query(`update payments set status = 'expired', expired_at = now(), fee_state = 'released' where id = $1`, [closed]);
+    await expectPgError(client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'manual' where id = $1`, [closed]), '23514');
+  });
+
+  it('statuses move only along the state machine', async () => {
+    const id = await insertPayment();
+    await client.query(`update payments set status = 'canceled', canceled_at = now() where id = $1`, [id]);
+    await expectPgError(client.query(`update payments set status = 'pending' where id = $1`, [id]), '23514');
+    await expectPgError(client.query(`update payments set status = 'expired' where id = $1`, [id]), '23514');
+  });
+
+  it('real SMS confirm live payments only, simulations sandbox payments only', async () => {
+    const sandbox = await insertPayment();
+    await expectPgError(
+      client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'auto_sms', confirmed_by_message_id = $2 where id = $1`, [
+        sandbox,
+        await realMessage(false),
+      ]),
+      '23514',
+    );
+    await client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'auto_sms', confirmed_by_message_id = $2 where id = $1`, [
+      sandbox,
+      await realMessage(true),
+    ]);
+    const live = await insertLivePayment();
+    const simulated = await realMessage(true);
+    await expectPgError(inTransaction(() => confirm(live, `, confirmed_by_message_id = '${simulated}'`)), '23514');
+  });
+
+  it('a live hold sits in its card’s scope; a card cannot move without its live holds', async () => {
+    const id = await insertLivePayment();
+    const until = new Date(Date.now() + 3_600_000);
+    await expectPgError(
+      inTransaction(() => client.query(`insert into amount_holds (payment_id, scope, amount, held_until) values ($1, 'device:elsewhere', 100120, $2)`, [id, until])),
+      '23514',
+    );
+    await client.query(`insert into amount_holds (payment_id, scope, amount, held_until) values ($1, $3, 100120, $2)`, [id, until, `device:${ids.device}`]);
+    await expectPgError(inTransaction(() => client.query(`update cards set device_id = $2 where id = $1`, [ids.liveCard, ids.device2])), '23514');
+    await inTransaction(async () => {
+      await client.query(`update cards set device_id = $2 where id = $1`, [ids.liveCard, ids.device2]);
+      await client.query(`update amount_holds set scope = $2 where payment_id = $1`, [id, `device:${ids.device2}`]);
+    });
+    await client.query(`update amount_holds set released_at = now() where payment_id = $1`, [id]);
+    await client.query(`update cards set device_id = $2 where id = $1`, [ids.liveCard, ids.device]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pickFreeCode } from '../../src/domain/codes/codes.js';
 import { computeFee } from '../../src/domain/credit/fees.js';
-import { refusal } from '../../src/domain/payments/state-machine.js';
+import { confirmsLate, feeReleaseRefusal, isSettled, refusal } from '../../src/domain/payments/state-machine.js';
 import { parseRetryAfter, retryDelayMs, RETRY_INTERVALS_S } from '../../src/domain/webhooks/schedule.js';
 import { signatureHeader, signPayload, verifySignature } from '../../src/domain/webhooks/signature.js';
 
@@ -46,10 +46,12 @@ describe('webhook retry schedule', () => {
 
 describe('payment state machine', () => {
   const now = new Date('2026-11-21T10:00:00.000Z');
-  const p = (status: string, expiresInS = 60, lateUntilS = 3600) => ({
+  const p = (status: string, expiresInS = 60, lateUntilS = 3600, extra: { sandbox?: boolean; feeState?: string } = {}) => ({
     status,
     expiresAt: new Date(now.getTime() + expiresInS * 1000),
     lateUntil: new Date(now.getTime() + lateUntilS * 1000),
+    sandbox: extra.sandbox ?? false,
+    feeState: extra.feeState ?? 'reserved',
   });
   it('confirms pending, and expired only inside the late window', () => {
     expect(refusal(p('pending'), 'confirm', now)).toBeNull();
@@ -57,12 +59,36 @@ describe('payment state machine', () => {
     expect(refusal(p('expired', -10, -1), 'confirm', now)).toMatch(/late-confirmation window/);
     for (const s of ['confirmed', 'canceled', 'rejected']) expect(refusal(p(s), 'confirm', now)).not.toBeNull();
   });
+  it('never confirms after the late window, even a payment still pending (its expiry lagging)', () => {
+    expect(refusal(p('pending', -10, -1), 'confirm', now)).toMatch(/late-confirmation window/);
+    expect(refusal(p('pending', -10, 0), 'confirm', now)).toBeNull();
+    expect(confirmsLate(p('pending', -10, 10), now)).toBe(true);
+    expect(confirmsLate(p('pending', 10, 20), now)).toBe(false);
+  });
+  it('never confirms a live payment whose fee is not reserved; sandbox payments have no fee', () => {
+    expect(refusal(p('expired', -10, 10, { feeState: 'released' }), 'confirm', now)).toMatch(/fee is released/);
+    expect(refusal(p('pending', 10, 20, { sandbox: true, feeState: 'none' }), 'confirm', now)).toBeNull();
+  });
+  it('releases a fee only for a final unconfirmed payment, and an expired one only after its late window', () => {
+    expect(feeReleaseRefusal(p('pending', -10, -1), now)).toMatch(/pending/);
+    expect(feeReleaseRefusal(p('expired', -10, 5), now)).toMatch(/late window/);
+    expect(feeReleaseRefusal(p('expired', -10, -1), now)).toBeNull();
+    expect(feeReleaseRefusal(p('canceled'), now)).toBeNull();
+    expect(feeReleaseRefusal(p('confirmed', -10, -1, { feeState: 'debited' }), now)).not.toBeNull();
+    expect(feeReleaseRefusal(p('canceled', 10, 20, { sandbox: true, feeState: 'none' }), now)).not.toBeNull();
+  });
   it('expires pending payments only at their deadline; cancels and rejects pending ones only', () => {
     expect(refusal(p('pending', 1), 'expire', now)).not.toBeNull();
     expect(refusal(p('pending', 0), 'expire', now)).toBeNull();
     expect(refusal(p('confirmed', -5), 'expire', now)).not.toBeNull();
     expect(refusal(p('pending'), 'cancel', now)).toBeNull();
     expect(refusal(p('expired', -5), 'reject', now)).not.toBeNull();
+  });
+  it('is settled once nothing more can happen', () => {
+    expect(isSettled(p('pending', -10, -1), now)).toBe(false);
+    expect(isSettled(p('expired', -10, 5), now)).toBe(false);
+    expect(isSettled(p('expired', -10, -1), now)).toBe(true);
+    for (const s of ['confirmed', 'canceled', 'rejected']) expect(isSettled(p(s), now)).toBe(true);
   });
 });
 

@@ -95,6 +95,7 @@ async function processOnce(deps: Deps, messageId: string): Promise<MessageStatus
       amount: parsed.amount,
       at: effectiveTime(parsed, message.receivedAt),
       accountHint: parsed.accountHint,
+      simulated: false,
     });
     return settle(tx, messageId, result.status, result.statusReason, result);
   });

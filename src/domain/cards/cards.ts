@@ -5,7 +5,9 @@ import type { Deps } from '../deps.js';
 import { findOwnedDevice } from '../devices/devices.js';
 import { findOwnedProject } from '../projects/projects.js';
 import { latinDigits, parseInput, uuidSchema } from '../validation.js';
+import { retryOnConflict } from '../../db/errors.js';
 import { banks } from './banks.js';
+import { moveCardHolds } from './move-holds.js';
 
 const digitsOnly = (len: RegExp, message: string) =>
   z
@@ -75,5 +77,11 @@ export async function updateCard(deps: Deps, actor: Actor, cardId: string, input
   if (data.deviceId === null && !card.project.sandbox) {
     throw AppError.invalid([{ field: 'deviceId', message: 'is required for a live project' }]);
   }
-  return deps.prisma.card.update({ where: { id: card.id }, data });
+  // Deadlocks with concurrent creates (which lock scopes in card order) are broken by Postgres and redone.
+  return retryOnConflict(() =>
+    deps.prisma.$transaction(async (tx) => {
+      if (data.deviceId !== undefined) await moveCardHolds(tx, card.id, data.deviceId);
+      return tx.card.update({ where: { id: card.id }, data });
+    }),
+  );
 }

@@ -20,6 +20,11 @@ export function matchScope(card: { id: string; device_id: string | null }): stri
   return card.device_id ? `device:${card.device_id}` : `card:${card.id}`;
 }
 
+/** Serialises allocation, matching-scope moves and code choice within one match scope, until commit. */
+export async function lockMatchScope(tx: Tx, scope: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${scope}, 0))`;
+}
+
 /** Start of today on the Tehran calendar, as the database sees it (caps count per Tehran day). */
 const TEHRAN_DAY_START = `(date_trunc('day', now() AT TIME ZONE 'Asia/Tehran') AT TIME ZONE 'Asia/Tehran')`;
 
@@ -65,7 +70,7 @@ export async function allocateCardAndCode(
     reasons.add(result);
   }
   for (const card of busy) {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${matchScope(card)}, 0))`;
+    await lockMatchScope(tx, matchScope(card));
     const result = await claimOnCard(tx, card, project.maxCode, amountRequested);
     if (typeof result !== 'string') return result;
     reasons.add(result);
@@ -88,13 +93,17 @@ async function claimOnCard(tx: Tx, card: CandidateCard, maxCode: number, amountR
   }
   // Holds past their late window are released here, inside the allocating transaction, in the same
   // statement that reads the live ones (one round trip under the lock).
-  const held = await tx.$queryRaw<{ amount: bigint }[]>`
+  // The card row is share-locked and its device read again: a card moved to another device since the
+  // candidates were listed is skipped (its holds now live in the other scope).
+  const [held] = await tx.$queryRaw<{ device_id: string | null; amounts: bigint[] }[]>`
     WITH released AS (
       UPDATE amount_holds SET released_at = now() WHERE scope = ${scope} AND released_at IS NULL AND held_until <= now() RETURNING payment_id
     )
-    SELECT amount FROM amount_holds WHERE scope = ${scope} AND released_at IS NULL AND held_until > now()
-      AND amount BETWEEN ${amountRequested + 10n} AND ${amountRequested + 10n * BigInt(maxCode)}`;
-  const code = pickFreeCode(amountRequested, maxCode, held.map((h) => h.amount));
+    SELECT (SELECT device_id FROM cards WHERE id = ${card.id}::uuid FOR SHARE) AS device_id,
+           array(SELECT amount FROM amount_holds WHERE scope = ${scope} AND released_at IS NULL AND held_until > now()
+                   AND amount BETWEEN ${amountRequested + 10n} AND ${amountRequested + 10n * BigInt(maxCode)}) AS amounts`;
+  if (!held || held.device_id !== card.device_id) return 'device_offline';
+  const code = pickFreeCode(amountRequested, maxCode, held.amounts.map(BigInt));
   if (code === null) return 'codes_exhausted';
   const amountFinal = amountRequested + BigInt(code);
   if (card.daily_amount_cap !== null && spentToday + amountFinal > card.daily_amount_cap) return 'daily_amount_cap_reached';

@@ -3,7 +3,6 @@ import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
-import { checkTransition } from '../payments/state-machine.js';
 import { applyTransition, lockPayment } from '../payments/transitions.js';
 import { cardLast4Schema, latinDigits, parseInput, phoneSchema } from '../validation.js';
 import { checkoutView, type CheckoutView } from './view.js';
@@ -64,7 +63,6 @@ export async function reportCheckoutPayment(deps: Deps, token: string, input: un
 export async function cancelCheckout(deps: Deps, token: string): Promise<CheckoutView> {
   return deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, await paymentIdForToken(tx, token));
-    checkTransition(payment, 'cancel', new Date());
     await applyTransition(tx, deps.jobs, payment, 'cancel');
     return loadView(tx, payment.id);
   });

@@ -1,78 +1,111 @@
 import { AppError } from '../../errors.js';
-import type { PaymentChange } from '../../events/payment-notifier.js';
-import { requireActor, type Actor } from '../auth/actor.js';
+import type { Feed } from '../../events/feed.js';
+import type { FeedKey, PaymentChange, Signal } from '../../events/payment-notifier.js';
+import type { Actor } from '../auth/actor.js';
+import { requireActor } from '../auth/actor.js';
+import { credentialStillValid } from '../auth/credential-live.js';
 import type { Deps } from '../deps.js';
+import { isSettled } from '../payments/state-machine.js';
 import { getPayment } from '../payments/queries.js';
 import { loadView, paymentIdForToken } from './checkout.js';
-import type { CheckoutView } from './view.js';
+
+/** The last value of a stream whose credential was revoked: the door renders it as its error. */
+export class StreamRefused {
+  constructor(readonly error: AppError) {}
+}
 
 function notifierOf(deps: Deps) {
   if (!deps.notifier) throw new AppError('unavailable', 'Subscriptions are served by API processes.');
   return deps.notifier;
 }
 
+type Follow<T> = {
+  feed: Feed<Signal>;
+  /** The value to send first (none for event streams). */
+  first?: () => Promise<T>;
+  /** The value a change produces, or null to send nothing. */
+  next: (c: PaymentChange) => Promise<T | null>;
+  /** After this value nothing can follow: the stream completes. */
+  last?: (value: T) => boolean;
+  deps: Deps;
+  actor: Actor;
+};
+
 /**
- * Re-reads on every change it hears of; stops listening when the subscriber goes away, or after a
- * value `last` says nothing can follow.
+ * A subscription's values: re-reads on every change it hears of, ends with `StreamRefused` once the
+ * caller's credential is revoked, and releases its feed the moment the consumer leaves (`return`
+ * works even while a read is waiting, which an async generator cannot do).
  */
-async function* follow<T>(
-  changes: AsyncIterableIterator<PaymentChange>,
-  first: () => Promise<T>,
-  next: (c: PaymentChange) => Promise<T | null>,
-  last: (value: T) => boolean = () => false,
-) {
-  try {
-    const initial = await first();
-    yield initial;
-    if (last(initial)) return;
-    for await (const change of changes) {
-      const value = await next(change);
-      if (value === null) continue;
-      yield value;
-      if (last(value)) return;
-    }
-  } finally {
-    await changes.return?.();
-  }
+function follow<T>({ feed, first, next, last = () => false, deps, actor }: Follow<T>): AsyncIterableIterator<T | StreamRefused> {
+  let started = !first;
+  let finished = false;
+  const finish = () => {
+    finished = true;
+    feed.close();
+  };
+  const done = { done: true as const, value: undefined };
+  const iterator: AsyncIterableIterator<T | StreamRefused> = {
+    [Symbol.asyncIterator]: () => iterator,
+    next: async () => {
+      if (finished) return done;
+      if (!started) {
+        started = true;
+        const value = await first!();
+        if (last(value)) finish();
+        return { done: false, value };
+      }
+      for (;;) {
+        const signal = await feed.next();
+        if (signal.done || finished) return done;
+        if (signal.value.kind === 'credentials') {
+          if (await credentialStillValid(deps, actor)) continue;
+          finish();
+          return { done: false, value: new StreamRefused(new AppError('unauthorized', 'The credential of this subscription was revoked or deactivated.')) };
+        }
+        const value = await next(signal.value);
+        if (finished) return done;
+        if (value === null) continue;
+        if (last(value)) finish();
+        return { done: false, value };
+      }
+    },
+    return: async () => {
+      finish();
+      return done;
+    },
+  };
+  return iterator;
 }
 
-/** Confirmed, canceled and rejected are final; expired is final once its late window has closed. */
-function isSettled(view: CheckoutView): boolean {
-  if (view.status === 'expired') return Date.parse(view.lateUntil!) < Date.now();
-  return view.status !== 'pending';
+function feedFor(deps: Deps, actor: Actor, key: FeedKey) {
+  if (actor.kind === 'public') return notifierOf(deps).feed([key]);
+  const feed = notifierOf(deps).feed([key, 'credentials']);
+  // A revocation announced between authentication and this registration would be missed: check once now.
+  feed.push({ kind: 'credentials' });
+  return feed;
 }
 
 /** Public: the checkout view now, then after every change, from whichever process made it; it completes once settled. */
 export async function checkoutStatusStream(deps: Deps, token: string) {
-  const notifier = notifierOf(deps);
+  notifierOf(deps);
   const id = await paymentIdForToken(deps.prisma, token);
-  const changes = notifier.changes(`payment:${id}`);
+  const actor: Actor = { kind: 'public' };
   const view = () => loadView(deps.prisma, id);
-  return follow(changes, view, view, isSettled);
+  const settled = (v: Awaited<ReturnType<typeof view>>) => isSettled({ status: v.status, lateUntil: new Date(v.lateUntil!) }, new Date());
+  return follow({ feed: feedFor(deps, actor, `payment:${id}`), first: view, next: view, last: settled, deps, actor });
 }
 
 /** Project key: one payment's record after every change. */
 export async function paymentUpdatedStream(deps: Deps, actor: Actor, paymentId: string) {
-  const notifier = notifierOf(deps);
+  notifierOf(deps);
   const payment = await getPayment(deps, actor, paymentId);
-  const changes = notifier.changes(`payment:${payment.id}`);
   const read = () => deps.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } });
-  return follow(changes, read, read);
+  return follow({ feed: feedFor(deps, actor, `payment:${payment.id}`), first: read, next: read, deps, actor });
 }
 
 /** Project key: every payment event of the project (the webhook events), as they commit. */
 export async function paymentEventsStream(deps: Deps, actor: Actor) {
   const { projectId } = requireActor(actor, 'project');
-  const changes = notifierOf(deps).changes(`project:${projectId}`);
-  return (async function* () {
-    try {
-      for await (const change of changes) {
-        if (!change.eventId) continue;
-        const event = await deps.prisma.event.findUnique({ where: { id: change.eventId } });
-        if (event) yield event;
-      }
-    } finally {
-      await changes.return?.();
-    }
-  })();
+  const next = async (change: PaymentChange) => (change.eventId ? deps.prisma.event.findUnique({ where: { id: change.eventId } }) : null);
+  return follow({ feed: feedFor(deps, actor, `project:${projectId}`), next, deps, actor });
 }

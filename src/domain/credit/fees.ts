@@ -29,17 +29,24 @@ export async function reserveFee(tx: Tx, merchantId: string, fee: bigint): Promi
 
 type FeeHolder = { id: string; merchantId: string; sandbox: boolean; feeAmount: bigint; feeState: string };
 
-/** Confirmation turns the reservation into a ledger debit; it never fails for want of credit. */
+/**
+ * Confirmation turns the reservation into a ledger debit; it never fails for want of credit. A live
+ * payment reaches here only with its fee reserved (the state machine refuses otherwise).
+ */
 export async function debitReservedFee(tx: Tx, payment: FeeHolder): Promise<void> {
-  if (payment.sandbox || payment.feeState !== 'reserved') return;
+  if (payment.sandbox) return;
+  if (payment.feeState !== 'reserved') throw new Error(`payment ${payment.id}: fee ${payment.feeState}, cannot be debited`);
   await tx.$executeRaw`UPDATE merchants SET credit_reserved = credit_reserved - ${payment.feeAmount} WHERE id = ${payment.merchantId}::uuid`;
   if (payment.feeAmount > 0n) {
     await recordLedgerEntry(tx, { merchantId: payment.merchantId, kind: 'fee', amount: -payment.feeAmount, paymentId: payment.id, note: 'payment fee' });
   }
 }
 
-/** Cancel, reject or the end of the late window gives the reserved fee back to available credit. */
+/**
+ * Cancel, reject or the end of the late window gives the reserved fee back to available credit;
+ * the caller has checked `feeReleaseRefusal`.
+ */
 export async function releaseReservedFee(tx: Tx, payment: FeeHolder): Promise<void> {
-  if (payment.sandbox || payment.feeState !== 'reserved') return;
+  if (payment.sandbox || payment.feeState !== 'reserved') throw new Error(`payment ${payment.id}: fee ${payment.feeState}, cannot be released`);
   await tx.$executeRaw`UPDATE merchants SET credit_reserved = credit_reserved - ${payment.feeAmount} WHERE id = ${payment.merchantId}::uuid`;
 }

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
+import { refusal } from '../payments/state-machine.js';
 import { applyTransition, lockPayment } from '../payments/transitions.js';
 
 /** A deposit as the engine sees it, whether read from a real SMS or simulated. */
@@ -10,6 +11,11 @@ export type Deposit = {
   at: Date;
   accountHint: string | null;
   payerCardLast4?: string | null;
+  /**
+   * A real bank SMS confirms live payments only; a simulated deposit sandbox payments only. Real
+   * money never settles a free sandbox payment, and a simulation never settles a live one.
+   */
+  simulated: boolean;
 };
 
 export type ScopeCard = { id: string; projectId: string; cardNumber: string; accountNumber: string | null };
@@ -60,7 +66,6 @@ export async function matchDeposit(
   scope: string,
   scopeCards: ScopeCard[],
   deposit: Deposit,
-  now = new Date(),
 ): Promise<MatchOutcome> {
   const cards = cardsForHint(scopeCards, deposit.accountHint);
   if (cards.length === 0) {
@@ -75,17 +80,19 @@ export async function matchDeposit(
   let exact = exactHold ? await lockPayment(tx, exactHold.payment_id) : null;
   let exactRefusal: string | null = null;
   if (exact) {
-    const open = exact.status === 'pending' || (exact.status === 'expired' && now.getTime() <= exact.lateUntil.getTime());
-    if (!cardIds.includes(exact.cardId)) exactRefusal = 'is held by a payment on another card';
+    const closed = refusal(exact, 'confirm', exact.lockedAt);
+    if (exact.sandbox !== deposit.simulated) {
+      exactRefusal = deposit.simulated ? 'is held by a live payment, which a simulation never confirms' : 'is held by a sandbox payment, which real money never confirms';
+    } else if (!cardIds.includes(exact.cardId)) exactRefusal = 'is held by a payment on another card';
     else if (exact.createdAt.getTime() > createdBefore.getTime()) exactRefusal = 'is held by a payment created after the deposit';
-    else if (!open) exactRefusal = `is held by a payment that is ${exact.status}${exact.status === 'expired' ? ' past its late window' : ''}`;
+    else if (closed) exactRefusal = `is held by payment ${exact.id}, which cannot be confirmed: ${closed}`;
     if (exactRefusal) exact = null;
   }
 
   const base = await tx.$queryRaw<{ id: string }[]>`
     SELECT p.id FROM payments p JOIN amount_holds h ON h.payment_id = p.id
-    WHERE h.scope = ${scope} AND h.released_at IS NULL AND p.status = 'pending'
-      AND p.amount_requested = ${deposit.amount} AND p.card_id = ANY(${cardIds}::uuid[])
+    WHERE h.scope = ${scope} AND h.released_at IS NULL AND p.status = 'pending' AND p.late_until > now()
+      AND p.sandbox = ${deposit.simulated} AND p.amount_requested = ${deposit.amount} AND p.card_id = ANY(${cardIds}::uuid[])
       AND p.created_at <= ${createdBefore} AND p.id <> ${exact?.id ?? '00000000-0000-0000-0000-000000000000'}::uuid
     ORDER BY p.created_at`;
   const baseIds = base.map((b) => b.id);
@@ -101,9 +108,8 @@ export async function matchDeposit(
         confirmedByMessageId: messageId,
         ...(deposit.payerCardLast4 ? { payerCardLast4: deposit.payerCardLast4 } : {}),
       },
-      now,
     );
-    const late = exact.status === 'expired' ? ' (late, inside the late window)' : '';
+    const late = confirmed.expiredAt ? ' (late, inside the late window)' : '';
     return outcome('matched', `Confirmed payment ${confirmed.id}${late}.`, { paymentId: confirmed.id, cardId: confirmed.cardId, projectId: confirmed.projectId });
   }
   if (exact) {

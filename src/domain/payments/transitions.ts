@@ -6,7 +6,7 @@ import type { JobQueue } from '../../queue/job-queue.js';
 import { debitReservedFee, releaseReservedFee } from '../credit/fees.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import { recordEvent } from './events.js';
-import { checkTransition, transitions, type TransitionName } from './state-machine.js';
+import { checkTransition, confirmsLate, feeReleaseRefusal, transitions, type TransitionName } from './state-machine.js';
 import type { PaymentRow } from './types.js';
 
 const RECEIPT_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -18,39 +18,60 @@ export function newReceiptCode(): string {
 }
 
 /**
+ * A payment under its row lock, with the database's clock read once the lock was held. Every
+ * money decision about it is taken at `lockedAt`: one clock (the database's) for every process,
+ * and the same one the database's own guards use.
+ */
+export type LockedPayment = PaymentRow & { lockedAt: Date };
+
+/**
  * Locks a payment row for the rest of the transaction. `projectId` scopes it to the caller: another
  * project's payment is not found, exactly like one that does not exist.
  */
-export async function lockPayment(tx: Tx, id: string, projectId?: string): Promise<PaymentRow> {
+export async function lockPayment(tx: Tx, id: string, projectId?: string): Promise<LockedPayment> {
+  // The outer SELECT runs after the CTE has the lock, so its clock is read after any wait for it.
   const rows = projectId
-    ? await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE id = ${id}::uuid AND project_id = ${projectId}::uuid FOR UPDATE`
-    : await tx.$queryRaw<{ id: string }[]>`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`;
-  if (rows.length === 0) throw AppError.notFound('Payment');
-  return tx.payment.findUniqueOrThrow({ where: { id } });
+    ? await tx.$queryRaw<{ id: string; now: Date }[]>`
+        WITH locked AS (SELECT id FROM payments WHERE id = ${id}::uuid AND project_id = ${projectId}::uuid FOR UPDATE)
+        SELECT id, clock_timestamp() AS now FROM locked`
+    : await tx.$queryRaw<{ id: string; now: Date }[]>`
+        WITH locked AS (SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE)
+        SELECT id, clock_timestamp() AS now FROM locked`;
+  const row = rows[0];
+  if (!row) throw AppError.notFound('Payment');
+  const payment = await tx.payment.findUniqueOrThrow({ where: { id } });
+  return { ...payment, lockedAt: row.now };
 }
 
 /**
  * Applies a transition to a locked payment: the status change and its fields, the credit
- * consequence, and the event row, all in the caller's transaction.
+ * consequence, and the event row, all in the caller's transaction. A pending payment confirmed
+ * past its deadline (its expiry job not run yet) is expired first, as it would have been.
  */
 export async function applyTransition(
   tx: Tx,
   jobs: JobQueue,
-  payment: PaymentRow,
+  payment: LockedPayment,
   name: TransitionName,
   fields: Prisma.PaymentUncheckedUpdateManyInput = {},
-  now = new Date(),
-): Promise<PaymentRow> {
+): Promise<LockedPayment> {
+  const now = payment.lockedAt;
   checkTransition(payment, name, now);
+  if (name === 'confirm' && confirmsLate(payment, now)) {
+    payment = await applyTransition(tx, jobs, payment, 'expire');
+  }
   const { to, event } = transitions[name];
   const data: Prisma.PaymentUncheckedUpdateManyInput = { ...fields, status: to };
   if (name === 'confirm') {
     await debitReservedFee(tx, payment);
     Object.assign(data, { confirmedAt: now, receiptCode: newReceiptCode(), feeState: payment.sandbox ? 'none' : 'debited' });
   } else if (name === 'cancel' || name === 'reject') {
-    await releaseReservedFee(tx, payment);
     Object.assign(data, name === 'cancel' ? { canceledAt: now } : { rejectedAt: now });
-    if (!payment.sandbox) data.feeState = 'released';
+    // Canceled and rejected payments can never be confirmed: their fee goes back at once.
+    if (feeReleaseRefusal({ ...payment, status: to }, now) === null) {
+      await releaseReservedFee(tx, payment);
+      data.feeState = 'released';
+    }
   } else {
     data.expiredAt = now;
   }
@@ -60,5 +81,14 @@ export async function applyTransition(
   const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
   const recorded = await recordEvent(tx, jobs, event, updated);
   await notifyPaymentChanged(tx, updated, recorded.id);
-  return updated;
+  return { ...updated, lockedAt: now };
+}
+
+/** The end of an expired payment's late window: its reserved fee goes back, if the rules allow now. */
+export async function releaseFeeIfDue(tx: Tx, payment: LockedPayment): Promise<boolean> {
+  if (feeReleaseRefusal(payment, payment.lockedAt) !== null) return false;
+  await releaseReservedFee(tx, payment);
+  const { count } = await tx.payment.updateMany({ where: { id: payment.id, feeState: 'reserved' }, data: { feeState: 'released' } });
+  if (count !== 1) throw new AppError('invalid_state', 'The payment changed concurrently; retry.', { status: payment.status });
+  return true;
 }

@@ -1,5 +1,5 @@
 import { cancelCheckout, getCheckout, reportCheckoutPayment } from '../../domain/checkout/checkout.js';
-import { checkoutStatusStream, paymentEventsStream, paymentUpdatedStream } from '../../domain/checkout/streams.js';
+import { checkoutStatusStream, paymentEventsStream, paymentUpdatedStream, StreamRefused } from '../../domain/checkout/streams.js';
 import type { CheckoutView } from '../../domain/checkout/view.js';
 import { createLinkPayment, getPublicLink } from '../../domain/links/public.js';
 import type { Event } from '../../generated/prisma/client.js';
@@ -171,6 +171,12 @@ const PaymentEvent = builder.objectRef<Event>('PaymentEvent').implement({
   }),
 });
 
+/** A stream's refusal (its credential revoked) is its last value: sent as the error, then the stream completes. */
+function unwrap<T>(value: T | StreamRefused): T {
+  if (value instanceof StreamRefused) throw value.error;
+  return value;
+}
+
 builder.subscriptionType({});
 
 builder.subscriptionFields((t) => ({
@@ -179,7 +185,7 @@ builder.subscriptionFields((t) => ({
     description: 'Public: the current checkout view first, then every change.',
     args: { token: t.arg.string({ required: true }) },
     subscribe: (_root, { token }, ctx) => checkoutStatusStream(ctx.deps, token),
-    resolve: (view) => view,
+    resolve: unwrap,
   }),
   paymentUpdated: t.field({
     type: PaymentRef,
@@ -187,13 +193,13 @@ builder.subscriptionFields((t) => ({
     description: 'The payment now, then after every change.',
     args: { id: t.arg.id({ required: true }) },
     subscribe: (_root, { id }, ctx) => paymentUpdatedStream(ctx.deps, ctx.actor, String(id)),
-    resolve: (payment) => payment,
+    resolve: unwrap,
   }),
   paymentEvents: t.field({
     type: PaymentEvent,
     authScopes: { project: true },
     description: 'Every payment event of the project as it commits.',
     subscribe: (_root, _args, ctx) => paymentEventsStream(ctx.deps, ctx.actor),
-    resolve: (event) => event,
+    resolve: unwrap,
   }),
 }));

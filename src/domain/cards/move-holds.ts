@@ -1,0 +1,38 @@
+import type { Tx } from '../../db/prisma.js';
+import { AppError } from '../../errors.js';
+import { lockMatchScope, matchScope } from './selection.js';
+
+/**
+ * A card's deposits confirm that card's payments wherever the card now is: when its device changes,
+ * its live holds move to the new match scope in the same transaction, under both scopes' locks (in
+ * a fixed order, the one allocation uses). If an amount is already held in the new scope, two
+ * payers would be indistinguishable there: the move is refused and nothing changes.
+ */
+export async function moveCardHolds(tx: Tx, cardId: string, toDeviceId: string | null): Promise<void> {
+  const [card] = await tx.$queryRaw<{ device_id: string | null }[]>`SELECT device_id FROM cards WHERE id = ${cardId}::uuid`;
+  if (!card || card.device_id === toDeviceId) return;
+  const from = matchScope({ id: cardId, device_id: card.device_id });
+  const to = matchScope({ id: cardId, device_id: toDeviceId });
+  for (const scope of [from, to].sort()) await lockMatchScope(tx, scope);
+  // Under the locks: the card's device as it is now (a concurrent move may have won).
+  const [locked] = await tx.$queryRaw<{ device_id: string | null }[]>`SELECT device_id FROM cards WHERE id = ${cardId}::uuid FOR UPDATE`;
+  if (locked?.device_id !== card.device_id) throw new AppError('invalid_state', 'The card was moved concurrently; retry.', {});
+
+  await tx.$executeRaw`UPDATE amount_holds SET released_at = now() WHERE scope IN (${from}, ${to}) AND released_at IS NULL AND held_until <= now()`;
+  const clashes = await tx.$queryRaw<{ amount: bigint }[]>`
+    SELECT h.amount FROM amount_holds h JOIN payments p ON p.id = h.payment_id
+    WHERE p.card_id = ${cardId}::uuid AND h.released_at IS NULL
+      AND h.amount IN (SELECT amount FROM amount_holds WHERE scope = ${to} AND released_at IS NULL)
+    ORDER BY h.amount`;
+  if (clashes.length > 0) {
+    const amounts = clashes.map((c) => c.amount.toString());
+    throw new AppError(
+      'invalid_state',
+      `The card has open payments for amounts the new device already waits for (${amounts.join(', ')}); move it once they are settled.`,
+      { amounts },
+    );
+  }
+  await tx.$executeRaw`
+    UPDATE amount_holds SET scope = ${to}
+    WHERE released_at IS NULL AND payment_id IN (SELECT id FROM payments WHERE card_id = ${cardId}::uuid)`;
+}
