@@ -23,6 +23,11 @@ export const banks: Record<string, string> = {
   karafarin: 'بانک کارآفرین',
   sarmayeh: 'بانک سرمایه',
   khavarmianeh: 'بانک خاورمیانه',
+  mehriran: 'بانک قرض‌الحسنه مهر ایران',
+  iranzamin: 'بانک ایران زمین',
+  gardeshgari: 'بانک گردشگری',
+  ghavamin: 'بانک قوامین',
+  toseesaderat: 'بانک توسعه صادرات ایران',
 };
 
 export function bankName(code: string): string {

@@ -50,10 +50,15 @@ function withInferredYear(p: Omit<JalaliDateTime, 'year'>, receivedAt: Date): Da
 
 const TIME = String.raw`(\d{1,2}):(\d{2})(?::(\d{2}))?`;
 const DATE = String.raw`(\d{4}|\d{2})[/.\-](\d{1,2})[/.\-](\d{1,2})`;
-const DATE_THEN_TIME = new RegExp(String.raw`(?<![\d/.,])${DATE}[ _\-\n]*${TIME}(?![\d:])`);
+// A time may sit on the next line, or under its own label (`تاریخ:1405/07/09` / `ساعت:12:30`).
+const DATE_THEN_TIME = new RegExp(String.raw`(?<![\d/.,])${DATE}[ _\-\n]*(?:(?:ساعت|زمان)[ ]*:?[ ]*)?${TIME}(?![\d:])`);
 const TIME_THEN_DATE = new RegExp(String.raw`(?<![\d:])${TIME}[ \-\n]+${DATE}(?![\d/.])`);
 const COMPACT = new RegExp(String.raw`^(\d{2})(\d{2})(\d{2})[ _\-]?(\d{2}):?(\d{2})$`, 'm');
-const YEARLESS = new RegExp(String.raw`(?<![\d/.,:])(?:(\d{1,2})/(\d{1,2})|(\d{2})(\d{2}))[ _\-]+${TIME}(?![\d:])`);
+const YEARLESS = new RegExp(String.raw`(?<![\d/.,:])(?:(\d{1,2})/(\d{1,2})|(\d{2})(\d{2}))[ _\-\n]+${TIME}(?![\d:])`);
+// Pasargad also writes the time first: `14:44_04/23`.
+const TIME_THEN_YEARLESS = new RegExp(String.raw`(?<![\d:])${TIME}[ _\-]+(\d{1,2})/(\d{1,2})(?![\d/])`);
+// Sepah writes `19:23 1405,07,16`; a comma cannot start an amount group of two digits, so this is a date.
+const COMMA_DATE = /(?<![\d,])(1[34]\d{2}),(\d{1,2}),(\d{1,2})(?![\d,])/g;
 
 export type BankTimeOptions = {
   /** Also read Keshavarzi's `YYMMDDhhmm` and `YYMMDD-hh:mm` lines; off elsewhere, where such a line may be an account. */
@@ -71,7 +76,8 @@ function fromGroups(y?: string, mo?: string, d?: string, h?: string, mi?: string
 }
 
 /** The first Jalali date-and-time in a normalized body, as an instant; null when it has none. */
-export function findBankTime(body: string, options: BankTimeOptions = {}): Date | null {
+export function findBankTime(raw: string, options: BankTimeOptions = {}): Date | null {
+  const body = raw.replace(COMMA_DATE, '$1/$2/$3');
   const dt = DATE_THEN_TIME.exec(body);
   const dateThenTime = dt && fromGroups(dt[1], dt[2], dt[3], dt[4], dt[5], dt[6]);
   if (dateThenTime) return dateThenTime;
@@ -81,8 +87,14 @@ export function findBankTime(body: string, options: BankTimeOptions = {}): Date 
   const c = options.compact ? COMPACT.exec(body) : null;
   const compact = c && fromGroups(c[1], c[2], c[3], c[4], c[5]);
   if (compact) return compact;
-  const y = options.receivedAt ? YEARLESS.exec(body) : null;
-  if (!y || !options.receivedAt) return null;
-  const parts = { month: num(y[1] ?? y[3]), day: num(y[2] ?? y[4]), hour: num(y[5]), minute: num(y[6]), second: num(y[7]) };
-  return withInferredYear(parts, options.receivedAt);
+  if (!options.receivedAt) return null;
+  const y = YEARLESS.exec(body);
+  if (y) {
+    const parts = { month: num(y[1] ?? y[3]), day: num(y[2] ?? y[4]), hour: num(y[5]), minute: num(y[6]), second: num(y[7]) };
+    const found = withInferredYear(parts, options.receivedAt);
+    if (found) return found;
+  }
+  const t = TIME_THEN_YEARLESS.exec(body);
+  if (!t) return null;
+  return withInferredYear({ month: num(t[4]), day: num(t[5]), hour: num(t[1]), minute: num(t[2]), second: num(t[3]) }, options.receivedAt);
 }

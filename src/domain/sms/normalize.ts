@@ -3,11 +3,20 @@ const BIDI_AND_INVISIBLE = /[\u00AD\u061C\u180E\u200B\u200D\u200E\u200F\u202A-\u
 // ZWNJ is part of Persian spelling inside a word (می‌شود); anywhere else it only hides text from regexes.
 const ZWNJ_OUTSIDE_WORD = /(?<!\p{L})\u200C|\u200C(?!\p{L})/gu;
 const HORIZONTAL_SPACE = /[\t\v\f\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
+// Some phones send Arabic presentation forms (ﻭﺍﺭﻳﺰ); NFKC folds them, and ﷼ into ریال.
+const PRESENTATION_FORMS = /[\uFB50-\uFDFF\uFE70-\uFEFE]/g;
+// Tatweel only stretches a word on screen (اصـلاحیه); it hides the word from every regex.
+const TATWEEL = /\u0640/g;
 
 /** Folds the spellings banks and phones produce into one: Latin digits, Persian letters, `,` thousands, LF lines. */
 export function normalizeSmsBody(raw: string): string {
   const text = latinDigits(
-    raw.replace(/\r\n?/g, '\n').replace(BIDI_AND_INVISIBLE, '').replace(ZWNJ_OUTSIDE_WORD, ''),
+    raw
+      .replace(/\r\n?|\u2028|\u2029/g, '\n')
+      .replace(BIDI_AND_INVISIBLE, '')
+      .replace(ZWNJ_OUTSIDE_WORD, '')
+      .replace(PRESENTATION_FORMS, (c) => c.normalize('NFKC'))
+      .replace(TATWEEL, ''),
   )
     .replace(/\u0643/g, '\u06A9')
     .replace(/[\u064A\u0649]/g, '\u06CC')

@@ -3,18 +3,23 @@ import { findBankTime } from '../jalali.js';
 import type { SmsParser } from '../types.js';
 
 const BANK_MARK = /^بلو(?:\s|$)|بلوبانک|blu\s*bank/im;
-const FLOW = new RegExp(String.raw`(${AMOUNT})\s*(ریال|تومان)\s*(به حساب شما نشست|از حساب شما پرید)`);
+// Newer texts put a purpose between amount and verb: `4,218,500 ریال بابت خرید بسته اینترنت از حساب شما پرید`.
+const FLOW = new RegExp(String.raw`(${AMOUNT})\s*(ریال|تومان)[^\n\d]{0,60}?(به حساب شما نشست|از حساب شما پرید)`);
 
 /**
  * `بلو` / `واریز پول` / `سارا عزیز، 8,200,000 ریال به حساب شما نشست.` / `موجودی: …` / `14:02` / `1404.07.15`.
- * Blu names no account, so the hint is always null.
+ * Blu names no account, so the hint is always null. Newer texts drop the `بلو` header and may put a
+ * purpose before the verb (`آنلاین شدی` / `… ریال بابت خرید بسته اینترنت از حساب شما پرید .`), as in public
+ * tracker tests quoting real messages.
  */
 export const blu: SmsParser = {
   bankCode: 'blu',
-  senders: [/blu/i],
-  parse(body, receivedAt) {
+  senders: ['90000258', 'Blu', 'BluBank'],
+  senderName: /blu/,
+  mark: BANK_MARK,
+  parse(body, receivedAt, context) {
     const flow = FLOW.exec(body);
-    if (!flow && !BANK_MARK.test(body)) return null;
+    if (!flow && !BANK_MARK.test(body) && context?.viaSender !== true) return null;
     const sum = findField(fieldsOf(body), /^مبلغ$/);
     const signals = {
       body,

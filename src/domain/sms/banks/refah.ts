@@ -1,6 +1,7 @@
 import { AMOUNT, buildParsed, fieldsOf, findField, hintOf, leadingAmount, namesABank } from '../fields.js';
 import { findBankTime } from '../jalali.js';
-import type { SmsParser } from '../types.js';
+import { accountHintFor, orMovement } from '../movement.js';
+import type { Direction, SmsParser } from '../types.js';
 
 const BANK_NAME = /بانک رفاه/;
 const LABELS = 'کارت|پایا|ساتنا|شتاب|پل|خرید|انتقال|برداشت|واریز|قبض';
@@ -8,21 +9,28 @@ const LABELS = 'کارت|پایا|ساتنا|شتاب|پل|خرید|انتقال
 const GLUED_SIGNED_LINE = new RegExp(String.raw`^(?:${LABELS})\s*(?:${AMOUNT})\s*[+-]$`, 'm');
 const MOVEMENT = new RegExp(String.raw`^(?:${LABELS})$`);
 
-/** `بانک رفاه` / `حساب292555271` / `کارت5,000,000+` / `مانده14,591,760` / `06/19-22:07`. */
+/**
+ * `بانک رفاه` / `حساب292555271` / `کارت5,000,000+` / `مانده14,591,760` / `06/19-22:07`; other templates
+ * (`2,000,000 ریال به حساب شما واریز شد`) go to the shared reader. Senders `Refah Bank`, 100031, 100032:
+ * doxigo/muchToman MoneyTest.kt.
+ */
 export const refah: SmsParser = {
   bankCode: 'refah',
-  senders: [/refah/i],
-  parse(body, receivedAt) {
-    if (!BANK_NAME.test(body) && (!GLUED_SIGNED_LINE.test(body) || namesABank(body))) return null;
+  senders: ['+98300078', '100031', '100032', 'Refah Bank', 'RefahBank'],
+  senderName: /refah/,
+  mark: BANK_NAME,
+  parse(body, receivedAt, context) {
+    if (!BANK_NAME.test(body) && (!GLUED_SIGNED_LINE.test(body) || namesABank(body)) && context?.viaSender !== true) return null;
     const fields = fieldsOf(body);
     const movement = fields.find((f) => MOVEMENT.test(f.label) && leadingAmount(f.value) !== null);
-    const signals = {
+    const signals = orMovement({
       body,
       amount: movement ? leadingAmount(movement.value) : null,
       deposit: movement?.label === 'واریز',
       withdrawal: /^(?:خرید|برداشت|قبض)$/.test(movement?.label ?? ''),
-    };
+    });
     const account = findField(fields, /^حساب$/)?.value;
-    return buildParsed('refah', signals, hintOf(account), findBankTime(body, { receivedAt }));
+    const hint = (direction: Direction) => hintOf(account) ?? accountHintFor(body, direction);
+    return buildParsed('refah', signals, hint, findBankTime(body, { receivedAt }));
   },
 };

@@ -1,0 +1,41 @@
+import { buildParsed, namesABank } from './fields.js';
+import { findBankTime } from './jalali.js';
+import { accountHintFor, readMovement } from './movement.js';
+import type { SmsParser } from './types.js';
+
+export type BankProfile = {
+  bankCode: string;
+  senders: readonly string[];
+  senderName?: RegExp;
+  /** Text that names this bank; a body naming it is this bank's whatever the sender. */
+  mark: RegExp;
+  /** A layout only this bank uses, for bodies that name no bank and come from an unknown sender. */
+  shape?: (body: string) => boolean;
+  /** Read `YYMMDDhhmm` stamps (off where such a line may be an account number). */
+  compactDates?: boolean;
+};
+
+/**
+ * A parser for a bank whose SMS use the common Iranian layouts (label and amount, `مبلغ` line,
+ * signed bare line, sentence). The bank is recognised by its sender, by its name in the body, or
+ * by a layout only it uses; what the body says is read by the shared movement reader, so a
+ * withdrawal, a password or a contradiction can never come out as a deposit.
+ */
+export function bankParser(profile: BankProfile): SmsParser {
+  const parser: SmsParser = {
+    bankCode: profile.bankCode,
+    senders: profile.senders,
+    mark: profile.mark,
+    parse(body, receivedAt, context) {
+      const named = profile.mark.test(body);
+      const shaped = profile.shape !== undefined && !namesABank(body) && profile.shape(body);
+      if (!named && !shaped && context?.viaSender !== true) return null;
+      const m = readMovement(body);
+      const signals = { body, amount: m.amount, deposit: m.deposit, withdrawal: m.withdrawal };
+      const time = findBankTime(body, { compact: profile.compactDates === true, receivedAt });
+      return buildParsed(profile.bankCode, signals, (d) => accountHintFor(body, d), time);
+    },
+  };
+  if (profile.senderName) parser.senderName = profile.senderName;
+  return parser;
+}
