@@ -171,7 +171,7 @@ async function main() {
     if (!existsSync(RESULTS)) {
       await writeFile(
         RESULTS,
-        '# Benchmark results\n\nRun with `npm run bench` (that is, `node --import tsx bench/create-payment.ts`; `BENCH_SECONDS` sets the\n' +
+        '# Benchmark results\n\nRun with `npm run bench -- create-payment` (that is, `node --import tsx bench/create-payment.ts`; `BENCH_SECONDS` sets the\n' +
           'seconds per scenario, default 15; `DATABASE_URL` uses that server instead of a throwaway embedded one).\n' +
           'Each run appends a section. The figures are for comparing changes on the same machine, not promises of\n' +
           'throughput elsewhere.\n\n',

@@ -3,10 +3,16 @@ import type { Deps } from '../src/domain/deps.js';
 import { expirePayment } from '../src/domain/payments/expiry.js';
 import { checkedJob } from '../src/queue/job-queue.js';
 
-/** Enqueued by the creating transaction with `startAfter` = `expiresAt`; re-checks status itself. */
+/**
+ * Enqueued by the creating transaction with `startAfter` = `expiresAt`. Idempotent: `expirePayment`
+ * locks the payment and acts only on a pending one past its deadline, so a second run is a no-op.
+ * A burst of deadlines is claimed in batches by two loops (EXPIRY_CONCURRENCY in flight in all) and
+ * polled every 0.5 s, pg-boss's minimum, because delayed jobs are found by polling, not NOTIFY.
+ */
 export const expirePaymentJob = checkedJob({
   name: 'expire-payment',
   options: { retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
+  plan: (config) => [{ workers: 2, batchSize: Math.ceil(config.expiryConcurrency / 2), pollSeconds: 0.5 }],
   payload: z.object({ paymentId: z.uuid() }),
   run: async (deps: Deps, { paymentId }) => {
     await expirePayment(deps, paymentId);

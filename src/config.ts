@@ -1,11 +1,8 @@
 import { z } from 'zod';
 
-const flag = z
-  .enum(['0', '1', 'true', 'false'])
-  .optional()
-  .transform((v) => v === '1' || v === 'true');
-
 const positiveNumber = (fallback: number) => z.coerce.number().positive().default(fallback);
+
+const inFlight = (fallback: number) => z.coerce.number().int().min(1).max(256).default(fallback);
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -14,12 +11,20 @@ const envSchema = z.object({
   PUBLIC_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SECRET_KEY: z.string().min(32, 'SECRET_KEY must be at least 32 characters').optional(),
-  WEBHOOK_ALLOW_PRIVATE: flag,
+  // Unset means: on for the embedded development default, off otherwise (see loadConfig).
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1', 'true', 'false']).optional(),
   WEBHOOK_RETRY_SCALE: positiveNumber(1),
+  JOB_CONCURRENCY: inFlight(8),
+  EXPIRY_CONCURRENCY: inFlight(32),
+  // At least 2: half the webhook workers are kept for first attempts, the rest also take retries.
+  WEBHOOK_CONCURRENCY: inFlight(32).refine((n) => n >= 2, "must be at least 2"),
+  WEBHOOK_ENDPOINT_CONCURRENCY: inFlight(8),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   TRUST_PROXY: z.string().optional(),
   METRICS_TOKEN: z.string().min(1).optional(),
+  // Production hides the schema; this lets an operator who wants it public say so.
+  GRAPHQL_INTROSPECTION: z.enum(['0', '1', 'true', 'false']).optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   DATA_DIR: z.string().default('.data'),
 });
@@ -33,10 +38,20 @@ export type Config = {
   secretKey: string | undefined;
   webhookAllowPrivate: boolean;
   webhookRetryScale: number;
+  /** Jobs in flight per queue per worker process, for queues without their own setting. */
+  jobConcurrency: number;
+  /** expire-payment jobs in flight per worker process. */
+  expiryConcurrency: number;
+  /** Webhook attempts in flight per worker process (the global limit). */
+  webhookConcurrency: number;
+  /** Webhook attempts in flight per endpoint, across all worker processes. */
+  webhookEndpointConcurrency: number;
   rateLimitPerMinute: number;
   publicRateLimitPerMinute: number;
   trustProxy: string | undefined;
   metricsToken: string | undefined;
+  /** Introspection in production (always on elsewhere). */
+  graphqlIntrospection: boolean;
   embeddedPgPort: number;
   dataDir: string;
 };
@@ -63,12 +78,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,
     secretKey: e.SECRET_KEY,
-    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
+    // A developer on the embedded default runs receivers on localhost; production never does.
+    webhookAllowPrivate:
+      e.WEBHOOK_ALLOW_PRIVATE === undefined ? !e.DATABASE_URL && e.NODE_ENV !== 'production' : e.WEBHOOK_ALLOW_PRIVATE === '1' || e.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookRetryScale: e.WEBHOOK_RETRY_SCALE,
+    jobConcurrency: e.JOB_CONCURRENCY,
+    expiryConcurrency: e.EXPIRY_CONCURRENCY,
+    webhookConcurrency: e.WEBHOOK_CONCURRENCY,
+    webhookEndpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION === '1' || e.GRAPHQL_INTROSPECTION === 'true',
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     dataDir: e.DATA_DIR,
   };

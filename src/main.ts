@@ -1,7 +1,8 @@
+import { createServer } from 'node:net';
 import { ConfigError, loadConfig } from './config.js';
 import { isUniqueViolation } from './db/errors.js';
 import { openDatabase } from './db/open.js';
-import { ensureDemo } from './domain/demo/demo.js';
+import { DEMO_LINK_SLUG, ensureDemo } from './domain/demo/demo.js';
 import { createPayment } from './domain/payments/create-payment.js';
 import { checkoutUrl } from './domain/payments/record.js';
 import type { Deps } from './domain/deps.js';
@@ -18,7 +19,8 @@ function parseRole(argv: string[]): Role {
 /** First start of the embedded default: seed the demo and show its keys (they are shown only once). */
 async function announceDemo(deps: Deps, baseUrl: string) {
   if ((await deps.prisma.merchant.count({ where: { demo: true } })) > 0) {
-    console.log('Demo sandbox already seeded. Re-issue its keys with: npm run cli -- demo');
+    console.log('Demo sandbox already seeded. Re-issue its keys with: npm run -s cli -- demo');
+    console.log(`  demo payment link page: ${baseUrl}/l/${DEMO_LINK_SLUG}`);
     return;
   }
   try {
@@ -31,11 +33,11 @@ async function announceDemo(deps: Deps, baseUrl: string) {
     const demoCheckout = demoPayment.replayed ? null : checkoutUrl(baseUrl, demoPayment.payment.token);
     console.log(
       [
-        'Demo sandbox seeded (keys are shown once; `npm run cli -- demo` re-issues them):',
+        'Demo sandbox seeded (keys are shown once; `npm run -s cli -- demo` re-issues them):',
         `  merchant key (GraphQL management): ${demo.merchantKey}`,
         `  project API key (sandbox):         ${demo.apiKey}`,
         `  project id: ${demo.projectId}   card id: ${demo.cardId}`,
-        `  payment link: ${baseUrl}/v1/links/${demo.linkSlug}`,
+        `  payment link page: ${baseUrl}/l/${demo.linkSlug}   (JSON: ${baseUrl}/v1/links/${demo.linkSlug})`,
         `  demo checkout (pending sandbox payment, expires in 15 min): ${demoCheckout}`,
       ].join('\n'),
     );
@@ -44,30 +46,69 @@ async function announceDemo(deps: Deps, baseUrl: string) {
   }
 }
 
+function isPortInUse(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException | null)?.code === 'EADDRINUSE';
+}
+
+function portInUse(port: number): ConfigError {
+  return new ConfigError(`Port ${port} is already in use: set PORT to a free port (e.g. PORT=${port + 1} npm start).`);
+}
+
+/**
+ * A port another process holds is found before the database, workers and pools start, so the
+ * answer is one line naming PORT rather than the listener's and the pools' errors.
+ */
+async function checkPortFree(port: number): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err) => reject(isPortInUse(err) ? portInUse(port) : err));
+    probe.listen(port, '0.0.0.0', () => probe.close(() => resolve()));
+  });
+}
+
 async function main() {
+  // A signal during start-up waits for it to finish, then stops cleanly: the embedded cluster runs
+  // detached and would outlive a process killed half-way.
+  let stopRequested: string | null = null;
+  let stop: ((signal: string) => void) | null = null;
+  const onSignal = (signal: string) => (stop ? stop(signal) : (stopRequested ??= signal));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
   const role = parseRole(process.argv.slice(2));
   const config = loadConfig();
   const log = createLogger(config.logLevel);
+  if (role !== 'worker') await checkPortFree(config.port);
   const db = await openDatabase(config, log);
-  const runtime = await startRuntime({ config, databaseUrl: db.databaseUrl, secretKey: db.secretKey, role, log });
+  const runtime = await startRuntime({ config, databaseUrl: db.databaseUrl, secretKey: db.secretKey, role, log }).catch(async (err: unknown) => {
+    await db.close().catch(() => undefined);
+    if (isPortInUse(err)) throw portInUse(config.port);
+    throw err;
+  });
 
   const base = config.publicBaseUrl;
   if (runtime.http) {
     console.log(`Gateway (${role}) listening on port ${runtime.http.port}`);
     console.log(`  GraphiQL:  ${base}/graphql`);
-    console.log(`  REST:      ${base}/v1   (OpenAPI at ${base}/openapi.json once published)`);
+    console.log(`  REST:      ${base}/v1   (OpenAPI at ${base}/openapi.json)`);
     console.log(`  Readiness: ${base}/readyz`);
   } else {
     console.log('Gateway worker running (jobs only)');
   }
   console.log(db.embedded ? `  Postgres:  embedded on 127.0.0.1:${db.embedded.port} (data in ${config.dataDir}/pg)` : '  Postgres:  DATABASE_URL');
+  if (config.webhookAllowPrivate) {
+    console.log('  Webhooks:  loopback and private targets allowed over http (development; WEBHOOK_ALLOW_PRIVATE=0 refuses them)');
+  }
   if (db.embedded && runtime.http) await announceDemo(runtime.deps, base);
 
   let exiting = false;
   const shutdown = async (signal: string) => {
+    // A terminal's Ctrl-C may arrive twice (the group, then npm forwarding it): one shutdown only.
     if (exiting) return;
     exiting = true;
-    log.info({ signal }, 'shutting down: no new work, finishing in-flight');
+    console.log(`Stopping (${signal}): finishing in-flight requests and jobs…`);
+    log.debug({ signal }, 'shutting down: no new work, finishing in-flight');
     const force = setTimeout(() => {
       log.error('shutdown took longer than 25 s; exiting');
       process.exit(1);
@@ -76,14 +117,15 @@ async function main() {
     try {
       await runtime.stop();
       await db.close();
+      console.log('Stopped.');
       process.exit(0);
     } catch (err) {
       log.error({ err }, 'error during shutdown');
       process.exit(1);
     }
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  stop = (signal) => void shutdown(signal);
+  if (stopRequested) stop(stopRequested);
 }
 
 main().catch((err: unknown) => {

@@ -29,10 +29,13 @@ export async function startRuntime(opts: {
   lookup?: Deps['lookup'];
 }): Promise<Runtime> {
   const { config, role, log } = opts;
-  const prisma = createPrisma(opts.databaseUrl);
+  // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool.
+  const prisma = createPrisma(opts.databaseUrl, role === 'api' ? 10 : 24);
   const jobs = await JobQueue.start(opts.databaseUrl, log, { work: role !== 'api' }, jobDefinitions);
   const serving = role !== 'worker';
   const limitsPool = serving ? new pg.Pool({ connectionString: opts.databaseUrl, max: 4 }) : null;
+  // An idle client dropped by the server (a restart, a failover) is replaced on next use, not fatal.
+  limitsPool?.on('error', (err) => log.warn({ err }, 'rate-limit pool: idle connection lost'));
   const notifier = serving ? await PaymentNotifier.start(opts.databaseUrl, log) : null;
   const deps: Deps = {
     config,

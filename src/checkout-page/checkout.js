@@ -1,5 +1,6 @@
-// Hosted checkout: renders the checkout view, follows it live (GraphQL over SSE, else polling)
-// and, once the payment is final, returns the payer to the merchant or ends on a receipt.
+// Hosted checkout: the server paints the first view (and hands it over in #initial-data); this
+// follows it live (GraphQL over SSE, else polling) and, once the payment is final, returns the
+// payer to the merchant or ends on a receipt.
 'use strict';
 
 (() => {
@@ -20,7 +21,8 @@
   // A later view never moves a payment back: expired may still become confirmed, nothing else.
   const RANK = { pending: 0, expired: 1, confirmed: 2, canceled: 2, rejected: 2 };
   const POLL_MS = 3000;
-  const REDIRECT_MS = 1500;
+  // Long enough to read the outcome; the return link is there for a payer who does not wait.
+  const REDIRECT_SECONDS = 8;
 
   let view = null;
   let deadline = 0;
@@ -61,14 +63,6 @@
     }
   }
 
-  function luminance(hex) {
-    const channel = (i) => {
-      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-      return c <= 0.03928 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
-    };
-    return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-  }
-
   function renderProject(v) {
     const p = v.project || {};
     const name = p.displayName || 'درگاه پرداخت کارت به کارت';
@@ -78,15 +72,8 @@
     const img = $('project-logo');
     if (logo && img.getAttribute('src') !== logo.href) img.src = logo.href;
     show(img, Boolean(logo));
-    if (p.color && /^#[0-9a-fA-F]{6}$/.test(p.color)) {
-      // CSSOM writes are allowed under style-src 'self'; ink follows the colour for contrast.
-      const L = luminance(p.color);
-      const style = document.documentElement.style;
-      style.setProperty('--accent', p.color);
-      style.setProperty('--accent-ink', 1.05 / (L + 0.05) >= (L + 0.05) / 0.05 ? '#ffffff' : '#0f172a');
-    }
     $('link-title').textContent = v.link ? v.link.title : '';
-    show($('link-title'), Boolean(v.link && v.link.title));
+    show($('link-title').parentElement, Boolean(v.link && v.link.title));
     show($('sandbox-badge'), Boolean(v.sandbox));
     $('project-note').textContent = p.note || '';
     show($('project-note'), Boolean(p.note));
@@ -97,6 +84,7 @@
   }
 
   function renderPending(v) {
+    // Same text as the server painted: rewriting it moves nothing.
     $('amount-rial').textContent = rials(v.amountFinal);
     $('amount-rial').value = v.amountFinal;
     $('amount-toman').textContent = tomans(v.amountFinal);
@@ -124,6 +112,9 @@
     $('result-title').textContent = title;
     $('result-text').textContent = text;
     show($('receipt'), Boolean(extra && extra.receipt));
+    show($('return-row'), Boolean(extra && extra.target));
+    show($('return-note'), Boolean(extra && extra.target));
+    if (extra && extra.target) $('return-link').href = extra.target;
     if (extra && extra.receipt) {
       $('receipt-code').textContent = extra.receipt.code || '—';
       $('receipt-amount').textContent = rials(extra.receipt.amount) + ' ریال';
@@ -161,8 +152,16 @@
     const [tone, title, text] = RESULTS[status];
     const target = callbackTarget(v, status);
     if (target) {
-      showResult(tone, title, text + ' در حال بازگشت به فروشگاه…');
-      setTimeout(() => location.replace(target), REDIRECT_MS);
+      showResult(tone, title, text, { target });
+      let left = REDIRECT_SECONDS;
+      const note = () => ($('return-note').textContent = faDigits(left) + ' ثانیه دیگر به فروشگاه بازمی‌گردید.');
+      note();
+      const timer = setInterval(() => {
+        left -= 1;
+        if (left > 0) return note();
+        clearInterval(timer);
+        location.replace(target);
+      }, 1000);
       return;
     }
     const receipt = status === 'confirmed' ? { code: v.receiptCode, amount: v.amountFinal } : null;
@@ -186,8 +185,6 @@
       deadline = Date.now() + v.remainingSeconds * 1000;
       skew = Date.now() - (Date.parse(v.expiresAt) - v.remainingSeconds * 1000);
     }
-    show($('loading'), false);
-    root.removeAttribute('aria-busy');
     setStatus('');
     renderProject(v);
     if (v.status === 'pending') renderPending(v);
@@ -198,8 +195,6 @@
   function notFound() {
     finished = true;
     stopListening();
-    show($('loading'), false);
-    root.removeAttribute('aria-busy');
     showResult('bad', 'پرداخت پیدا نشد', 'این پیوند پرداخت معتبر نیست. لطفاً به فروشگاه بازگردید و دوباره تلاش کنید.');
   }
 
@@ -276,15 +271,15 @@
     if (left === 0) setStatus('زمان پرداخت به پایان رسید؛ در حال بررسی وضعیت…', 'warn');
   }
 
-  async function copyCard(button) {
-    const digits = view && view.card ? view.card.cardNumber : '';
+  /** Copies `text`; without clipboard access, selects `shown` so the payer can copy it by hand. */
+  async function copyText(button, text, shown, label) {
     let done = false;
     try {
-      await navigator.clipboard.writeText(digits);
+      await navigator.clipboard.writeText(text);
       done = true;
     } catch {
       const range = document.createRange();
-      range.selectNodeContents($('card-number'));
+      range.selectNodeContents(shown);
       const selection = getSelection();
       selection.removeAllRanges();
       selection.addRange(range);
@@ -294,8 +289,8 @@
         done = false;
       }
     }
-    button.textContent = done ? 'کپی شد' : 'شماره انتخاب شد؛ آن را کپی کنید';
-    setTimeout(() => (button.textContent = 'کپی شماره کارت'), 2500);
+    button.textContent = done ? 'کپی شد' : 'انتخاب شد؛ آن را کپی کنید';
+    setTimeout(() => (button.textContent = label), 2500);
   }
 
   function post(path, body) {
@@ -391,19 +386,15 @@
     }
   }
 
-  $('copy-card').addEventListener('click', (e) => copyCard(e.currentTarget));
+  // Plain ASCII digits: what a bank app's amount and card fields accept when pasted.
+  $('copy-card').addEventListener('click', (e) =>
+    copyText(e.currentTarget, view && view.card ? view.card.cardNumber : '', $('card-number'), 'کپی شماره کارت'));
+  $('copy-amount').addEventListener('click', (e) =>
+    copyText(e.currentTarget, view ? view.amountFinal : '', $('amount-rial'), 'کپی مبلغ'));
   $('report-form').addEventListener('submit', submitReport);
   $('cancel-btn').addEventListener('click', (e) => cancelPayment(e.currentTarget));
   setInterval(tick, 1000);
 
-  fetchView().then(
-    (v) => {
-      accept(v);
-      listen();
-    },
-    () => {
-      setStatus('اتصال برقرار نشد؛ دوباره تلاش می‌کنیم…', 'warn');
-      startPolling();
-    },
-  );
+  accept(JSON.parse($('initial-data').textContent));
+  listen();
 })();

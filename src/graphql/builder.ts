@@ -1,14 +1,20 @@
 import SchemaBuilder from '@pothos/core';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ScopeAuthPlugin, { type AuthFailure } from '@pothos/plugin-scope-auth';
 import { GraphQLError, Kind } from 'graphql';
-import { AppError } from '../errors.js';
+import { unauthorizedFor } from '../domain/auth/actor.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type { GraphQLContext } from './context.js';
 
 type JsonObject = { [key: string]: unknown };
+
+/** The scope names a refused field asked for (`merchant`, `project`), whatever the failure's shape. */
+function scopesOf(failure: AuthFailure): string[] {
+  if ('failures' in failure) return failure.failures.flatMap(scopesOf);
+  return 'scope' in failure ? [failure.scope] : [];
+}
 
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
@@ -23,10 +29,33 @@ export const builder = new SchemaBuilder<{
 }>({
   plugins: [RelayPlugin, ScopeAuthPlugin, PrismaPlugin],
   defaultFieldNullability: false,
-  relay: { clientMutationId: 'omit', cursorType: 'String', nodeQueryOptions: false, nodesQueryOptions: false },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    // Our own Node interface keeps REST's UUIDs as ids (schema/node.ts, docs/decisions.md).
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    defaultConnectionTypeOptions: { description: 'One page of a list (a Relay cursor connection).' },
+    defaultEdgeTypeOptions: { description: 'One item of a page, with its cursor.' },
+    pageInfoTypeOptions: { description: 'Where a page stands in its list.' },
+    edgesFieldOptions: { description: 'The items of this page, each with its cursor.' },
+    nodeFieldOptions: { description: 'The item.' },
+    cursorFieldOptions: { description: 'An opaque cursor: pass it as `after` (or `before`) to get the next (or previous) page.' },
+    pageInfoFieldOptions: { description: 'Where this page stands in the list.' },
+    hasNextPageFieldOptions: { description: 'True when items follow this page.' },
+    hasPreviousPageFieldOptions: { description: 'True when items come before this page.' },
+    startCursorFieldOptions: { description: 'The cursor of the first item of this page.' },
+    endCursorFieldOptions: { description: 'The cursor of the last item of this page; pass it as `after` for the next page.' },
+    firstArgOptions: { description: 'At most this many items after `after` (default 20, at most 100).' },
+    afterArgOptions: { description: 'Start after the item with this cursor.' },
+    lastArgOptions: { description: 'At most this many items before `before`.' },
+    beforeArgOptions: { description: 'End before the item with this cursor.' },
+  },
   scopeAuth: {
     authScopes: (ctx) => ({ merchant: ctx.actor.kind === 'merchant', project: ctx.actor.kind === 'project' }),
-    unauthorizedError: (_parent, ctx) => ctx.authError ?? new AppError('unauthorized'),
+    // 403s (inactive merchant or project) stand; a 401 names the key kind the field takes.
+    unauthorizedError: (_parent, ctx, _info, result) =>
+      ctx.authError && ctx.authError.code !== 'unauthorized' ? ctx.authError : unauthorizedFor(scopesOf(result.failure), 'field'),
   },
   prisma: { client: (ctx) => ctx.deps.prisma, dmmf: getDatamodel(), filterConnectionTotalCount: true },
 });
@@ -68,5 +97,5 @@ builder.scalarType('JSONObject', {
   },
 });
 
-builder.queryType({});
-builder.mutationType({});
+builder.queryType({ description: 'Reads. Most need `Authorization: Bearer <key>`; checkout and paymentLink are public.' });
+builder.mutationType({ description: 'Changes. The key each needs is named in its description; the checkout and link mutations are public.' });

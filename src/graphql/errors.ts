@@ -1,7 +1,10 @@
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { AppError, errorCatalog } from '../errors.js';
+import { toAppError } from '../error-translator.js';
+import { errorCatalog, type AppError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
+
+type HttpExtension = { status?: number; headers?: Record<string, string>; spec?: boolean };
 
 function withExtensions(error: GraphQLError, message: string, extensions: Record<string, unknown>): GraphQLError {
   return new GraphQLError(message, {
@@ -14,42 +17,81 @@ function withExtensions(error: GraphQLError, message: string, extensions: Record
 }
 
 /**
- * Yoga's error mask: an AppError keeps its code and details (as `extensions.code`/`details`);
- * anything unexpected is logged and reported as `internal_error` with no internals.
+ * `extensions` of a catalog error. Most are field errors of a 200 response, as GraphQL over HTTP
+ * wants; a refusal of the whole request (rate limit) carries its HTTP status and Retry-After, which
+ * Yoga applies to the response and strips from the body.
+ */
+export function catalogExtensions(err: AppError): Record<string, unknown> {
+  const extensions: Record<string, unknown> = { code: err.code, details: err.details };
+  if (err.code === 'rate_limited') {
+    const retry = err.details.retryAfterSeconds;
+    extensions.http = { status: 429, headers: typeof retry === 'number' ? { 'Retry-After': String(retry) } : {} } satisfies HttpExtension;
+  }
+  return extensions;
+}
+
+/**
+ * Yoga's error mask: errors GraphQL itself raised about the request (syntax, validation, variable
+ * coercion: no resolver path, no foreign cause) pass to `useCatalogErrorCodes`; everything else goes
+ * through the one translator shared with REST, so input never surfaces as `internal_error`.
  */
 export function createMaskError(log: Logger) {
   return (error: unknown): Error => {
     const graphqlError = error instanceof GraphQLError ? error : undefined;
     const original = graphqlError ? graphqlError.originalError : error;
-    if (original instanceof AppError) {
-      const base = graphqlError ?? new GraphQLError(original.message);
-      return withExtensions(base, original.message, { code: original.code, details: original.details });
-    }
     if (graphqlError && (!original || original instanceof GraphQLError)) return graphqlError;
-    log.error({ err: original }, 'unexpected error in GraphQL resolver');
-    const base = graphqlError ?? new GraphQLError('internal');
-    return withExtensions(base, 'Something went wrong on our side.', { code: 'internal_error', details: {} });
+    // A scalar's parseValue failing while variables are coerced: the caller's input, not a bug.
+    const systemError = typeof original === 'object' && original !== null && 'code' in original;
+    if (graphqlError && !graphqlError.path && !systemError) return graphqlError;
+    const appError = toAppError(original, log);
+    const base = graphqlError ?? new GraphQLError(appError.message);
+    return withExtensions(base, appError.message, catalogExtensions(appError));
   };
 }
 
-function isCatalogCode(code: unknown): boolean {
+function isCatalogCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code in errorCatalog;
 }
 
+/** The code of a request-level error Yoga raised, by the HTTP status it chose. */
+function codeOfRequestError(err: GraphQLError, http: HttpExtension | undefined): ErrorCode {
+  if (http?.status === 405) return 'method_not_allowed';
+  if (http?.status === 413) return 'payload_too_large';
+  if (http?.status === 415) return 'unsupported_media_type';
+  if (err.message.startsWith('POST body sent invalid JSON')) return 'invalid_json';
+  return 'invalid_request';
+}
+
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
 /**
- * Parse, validation, coercion and armor (depth/cost/alias) errors carry no catalog code; they are
- * the caller's mistake, so they become `invalid_request`, as the contract asks.
+ * Parse, validation, coercion, armor (depth/cost/alias/tokens) and transport errors carry no
+ * catalog code; they are the caller's mistake, so they get one (`invalid_request` mostly), as the
+ * contract asks. A malformed request (a body that is not JSON) keeps its 400 even under
+ * `Accept: application/json`: it is not a GraphQL-over-HTTP request at all. In production the
+ * "Did you mean" hints, which map the schema for a stranger, are cut.
  */
-export function useCatalogErrorCodes(): Plugin {
+export function toCatalogError(e: GraphQLError, production: boolean): GraphQLError {
+  const message = production ? e.message.replace(SUGGESTION, '') : e.message;
+  if (isCatalogCode(e.extensions?.code)) return message === e.message ? e : withExtensions(e, message, e.extensions);
+  const { originalError: _internal, http, ...extensions } = (e.extensions ?? {}) as Record<string, unknown> & { http?: HttpExtension };
+  const requestLevel = !e.locations?.length && !e.path;
+  const httpOut = http && requestLevel ? { ...http, spec: false } : http;
+  return withExtensions(e, message, {
+    ...extensions,
+    code: codeOfRequestError(e, http),
+    details: extensions.details ?? {},
+    ...(httpOut ? { http: httpOut } : {}),
+  });
+}
+
+export function useCatalogErrorCodes(production: boolean): Plugin {
   return {
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
-      const errors = result.errors.map((e) => {
-        const err = e instanceof GraphQLError ? e : new GraphQLError(String((e as { message?: unknown }).message));
-        if (isCatalogCode(err.extensions?.code)) return err;
-        const { originalError: _internal, ...extensions } = (err.extensions ?? {}) as Record<string, unknown>;
-        return withExtensions(err, err.message, { ...extensions, code: 'invalid_request', details: extensions.details ?? {} });
-      });
+      const errors = result.errors.map((e) =>
+        toCatalogError(e instanceof GraphQLError ? e : new GraphQLError(String((e as { message?: unknown }).message)), production),
+      );
       setResult({ ...result, errors });
     },
   };

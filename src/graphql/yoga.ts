@@ -1,23 +1,52 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
-import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Deps } from '../domain/deps.js';
 import { buildContext } from './context-factory.js';
 import type { GraphQLContext } from './context.js';
 import { createMaskError, useCatalogErrorCodes } from './errors.js';
 import { schema } from './schema/index.js';
+import { useJsonErrorBodies, useNoIntrospection } from './transport-plugins.js';
 
 export type Yoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
 
+/** The limits graphql-armor enforces; over HTTP, SSE and WebSocket alike. */
+export const ARMOR = { maxDepth: 12, maxAliases: 20, maxCost: 5000, maxDirectives: 20, maxTokens: 2000 };
+
 export function createGraphQLServer(deps: Deps): Yoga {
   const production = deps.config.nodeEnv === 'production';
+  const introspection = !production || deps.config.graphqlIntrospection;
+  const plugins: Plugin[] = [
+    EnvelopArmorPlugin({
+      maxDepth: { n: ARMOR.maxDepth },
+      maxAliases: { n: ARMOR.maxAliases },
+      costLimit: { maxCost: ARMOR.maxCost },
+      maxDirectives: { n: ARMOR.maxDirectives },
+      maxTokens: { n: ARMOR.maxTokens },
+      blockFieldSuggestion: { enabled: production },
+    }),
+    useCatalogErrorCodes(production),
+    useJsonErrorBodies(),
+  ];
+  if (!introspection) plugins.push(useNoIntrospection());
   return createYoga<Record<string, unknown>, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
     // GraphiQL is bundled from the package: these machines (and many deployments) have no CDN.
+    // Production serves none: a stranger gets no explorer of the schema.
     renderGraphiQL,
-    graphiql: { title: 'Card-to-card gateway', subscriptionsProtocol: 'WS' },
+    graphiql: production
+      ? false
+      : {
+          title: 'Card-to-card gateway',
+          subscriptionsProtocol: 'WS',
+          // A hint in the headers editor: which key to paste (a merchant key mk_… for management).
+          headers: JSON.stringify({ Authorization: 'Bearer sk_test_…' }, null, 2),
+          defaultEditorToolsVisibility: 'headers',
+        },
     landingPage: false,
+    // CORS is answered for every path by src/http/cors.ts (any origin, never credentials).
+    cors: false,
     logging: {
       debug: (...args) => deps.log.debug({ yoga: args }, 'graphql'),
       info: (...args) => deps.log.info({ yoga: args }, 'graphql'),
@@ -26,16 +55,6 @@ export function createGraphQLServer(deps: Deps): Yoga {
     },
     context: ({ request, req }) => buildContext(deps, request.headers.get('authorization'), (req as { ip?: string } | undefined)?.ip),
     maskedErrors: { maskError: createMaskError(deps.log), isDev: false },
-    plugins: [
-      EnvelopArmorPlugin({
-        maxDepth: { n: 12 },
-        maxAliases: { n: 20 },
-        costLimit: { maxCost: 5000 },
-        maxDirectives: { n: 20 },
-        maxTokens: { n: 2000 },
-        blockFieldSuggestion: { enabled: production },
-      }),
-      useCatalogErrorCodes(),
-    ],
+    plugins,
   });
 }

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from '../domain/deps.js';
 import type { Yoga } from '../graphql/yoga.js';
+import { BODY_LIMIT } from '../rest/handle.js';
 import { restRouter } from '../rest/router.js';
 import { checkoutPageRoutes } from './checkout-page.js';
+import { compressText } from './compress.js';
+import { faviconRoute } from './favicon.js';
+import { linkPageRoutes } from './link-page.js';
+import { docsPageRoutes } from './docs-page.js';
+import { cors } from './cors.js';
 import { errorMiddleware, notFoundMiddleware } from './errors.js';
 import { healthRoutes } from './health.js';
+import { serializeRequest } from './log-redaction.js';
 import { createMetrics } from './metrics.js';
 import { openApiDocument } from '../rest/openapi.js';
 
@@ -15,6 +22,19 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** BigInt amounts leave as strings of digits; Dates as RFC 3339 UTC with milliseconds. */
 function jsonReplacer(_key: string, value: unknown) {
   return typeof value === 'bigint' ? value.toString() : value;
+}
+
+// GraphQL bodies are read here, capped like REST, and handed to Yoga as bytes (it parses them):
+// a body over 64 KiB is 413 before Yoga reads anything.
+const readGraphQLBody = express.raw({ type: () => true, limit: BODY_LIMIT });
+
+function graphqlHandler(yoga: Yoga): RequestHandler[] {
+  return [
+    (req, res, next) => (req.method === 'POST' ? readGraphQLBody(req, res, next) : next()),
+    (req, res, next) => {
+      Promise.resolve(yoga(req, res)).catch(next);
+    },
+  ];
 }
 
 export function createApp(deps: Deps, yoga: Yoga): Express {
@@ -32,11 +52,15 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
+      // URLs carry payment tokens (/pay/{token}, /v1/checkout/{token}, GraphQL GET variables).
+      serializers: { req: serializeRequest },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
     }),
   );
 
+  app.use(cors);
+  app.use(compressText);
   const metrics = createMetrics();
   app.use(metrics.measure);
   app.use(healthRoutes(deps));
@@ -45,11 +69,12 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
-  app.use(yoga.graphqlEndpoint, (req, res, next) => {
-    Promise.resolve(yoga(req, res)).catch(next);
-  });
+  app.use(docsPageRoutes());
+  app.use(yoga.graphqlEndpoint, ...graphqlHandler(yoga));
   app.use('/v1', restRouter(deps));
-  app.use(checkoutPageRoutes());
+  app.get('/favicon.ico', faviconRoute());
+  app.use(checkoutPageRoutes(deps));
+  app.use(linkPageRoutes(deps));
   app.use(notFoundMiddleware);
   app.use(errorMiddleware(deps.log));
   return app;

@@ -1,47 +1,33 @@
 import { readFileSync } from 'node:fs';
-import { Router, type Response } from 'express';
-import { CHECKOUT_TOKEN, renderCheckoutPage, renderNotFoundPage } from '../checkout-page/page.js';
+import { Router } from 'express';
+import { themeCss } from '../checkout-page/brand.js';
+import { CHECKOUT_TOKEN, renderCheckoutPage } from '../checkout-page/page.js';
+import { renderNotFoundPage } from '../checkout-page/shell.js';
+import { getCheckout } from '../domain/checkout/checkout.js';
+import type { Deps } from '../domain/deps.js';
+import { consumePublicBudget, pageError, pageHeaders, sendHtml } from './hosted-pages.js';
 
-/** Own assets only, plus https images for a project's logo. */
-export const CHECKOUT_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' https:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export { CHECKOUT_CSP } from './hosted-pages.js';
 
 type Asset = { body: Buffer; type: string };
 
+const ASSET_TYPES: Record<string, string> = {
+  'checkout.js': 'text/javascript; charset=utf-8',
+  'link.js': 'text/javascript; charset=utf-8',
+  'checkout.css': 'text/css; charset=utf-8',
+};
+
 function loadAssets(): Map<string, Asset> {
   const dir = new URL('../checkout-page/', import.meta.url);
-  const read = (name: string) => readFileSync(new URL(name, dir));
-  return new Map([
-    ['checkout.js', { body: read('checkout.js'), type: 'text/javascript; charset=utf-8' }],
-    ['checkout.css', { body: read('checkout.css'), type: 'text/css; charset=utf-8' }],
-  ]);
+  return new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, { body: readFileSync(new URL(name, dir)), type }]));
 }
 
-function sendHtml(res: Response, status: number, html: string): void {
-  res.status(status).type('text/html; charset=utf-8').setHeader('Cache-Control', 'no-store');
-  res.send(html);
-}
-
-/** The hosted checkout page: `GET /pay/{token}` and its two assets, read once at start-up. */
-export function checkoutPageRoutes(): Router {
+/** The hosted checkout page `GET /pay/{token}`, painted from the checkout view, and the pages' assets. */
+export function checkoutPageRoutes(deps: Deps): Router {
   const assets = loadAssets();
   const router = Router();
 
-  router.use('/pay', (_req, res, next) => {
-    res.setHeader('Content-Security-Policy', CHECKOUT_CSP);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    next();
-  });
+  router.use('/pay', pageHeaders);
 
   router.get('/pay/assets/:name', (req, res) => {
     const asset = assets.get(req.params.name);
@@ -54,13 +40,25 @@ export function checkoutPageRoutes(): Router {
     res.send(asset.body);
   });
 
-  router.get('/pay/:token', (req, res) => {
-    const { token } = req.params;
-    if (!CHECKOUT_TOKEN.test(token)) {
-      sendHtml(res, 404, renderNotFoundPage());
+  router.get('/pay/theme/:file', (req, res) => {
+    const css = /^[0-9a-f]{6}\.css$/.test(req.params.file) ? themeCss(req.params.file.slice(0, 6)) : null;
+    if (!css) {
+      res.status(404).type('text/plain; charset=utf-8').send('Not found');
       return;
     }
-    sendHtml(res, 200, renderCheckoutPage(token));
+    res.type('text/css; charset=utf-8').setHeader('Cache-Control', 'public, max-age=86400');
+    res.send(css);
+  });
+
+  router.get('/pay/:token', async (req, res, next) => {
+    const { token } = req.params;
+    if (!CHECKOUT_TOKEN.test(token)) return sendHtml(res, 404, renderNotFoundPage());
+    try {
+      await consumePublicBudget(deps, req.ip);
+      sendHtml(res, 200, renderCheckoutPage(await getCheckout(deps, token)));
+    } catch (err) {
+      pageError(res, next, err);
+    }
   });
 
   router.use('/pay', (req, res) => {

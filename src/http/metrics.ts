@@ -1,8 +1,16 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Router } from 'express';
 import { Router as makeRouter } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { Deps } from '../domain/deps.js';
-import { AppError, errorBody } from '../errors.js';
+import { AppError } from '../errors.js';
+import { sendError } from './errors.js';
+
+/** Compares digests, so neither the length nor the content of the token leaks through timing. */
+function sameSecret(given: string, expected: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
 
 /** Prometheus metrics of this process: the runtime's defaults and every HTTP request by route. */
 export function createMetrics() {
@@ -32,8 +40,13 @@ export function createMetrics() {
     const router = makeRouter();
     router.get('/metrics', async (req, res) => {
       const token = deps.config.metricsToken;
-      if (token && req.headers.authorization !== `Bearer ${token}`) {
-        res.status(401).json(errorBody(new AppError('unauthorized')));
+      // Production without a token: as if there were no such route. Elsewhere it stays open for dev.
+      if (!token && deps.config.nodeEnv === 'production') {
+        sendError(res, new AppError('not_found', `No route for ${req.method} ${req.path}.`));
+        return;
+      }
+      if (token && !sameSecret(req.headers.authorization ?? '', `Bearer ${token}`)) {
+        sendError(res, new AppError('unauthorized', 'A valid credential is required: Authorization: Bearer $METRICS_TOKEN.'));
         return;
       }
       res.type(registry.contentType).send(await registry.metrics());

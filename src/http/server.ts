@@ -4,6 +4,7 @@ import type { Deps } from '../domain/deps.js';
 import { attachGraphQLWebSocket } from '../graphql/ws.js';
 import { createGraphQLServer } from '../graphql/yoga.js';
 import { createApp } from './app.js';
+import { answerClientError } from './client-errors.js';
 
 export type HttpServer = { server: Server; port: number; close: () => Promise<void> };
 
@@ -15,6 +16,7 @@ export async function startHttpServer(deps: Deps, port: number, host = '0.0.0.0'
   // Slow clients must not hold sockets forever; in-flight requests finish on shutdown.
   server.headersTimeout = 15_000;
   server.requestTimeout = 30_000;
+  server.on('clientError', answerClientError);
   const ws = attachGraphQLWebSocket(server, yoga, deps);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,9 +1,26 @@
-import { PgBoss, fromPrisma, type QueueOptions, type SendOptions } from 'pg-boss';
+import { PgBoss, fromPrisma, type Job, type JobResult, type QueueOptions, type SendOptions, type WorkOptions } from 'pg-boss';
+import type { Config } from '../config.js';
 import type { Tx } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
 import type { z } from 'zod';
 
-/** A job kind: `jobs/<name>.ts` exports one. The handler must accept old payload shapes. */
+/**
+ * How one process works a queue: `workers` fetch loops, each claiming up to `batchSize` jobs in one
+ * query and running them concurrently, so up to workers × batchSize are in flight. A loop fetches
+ * again only when its whole batch is done: slow jobs (webhooks) want batchSize 1 and more workers.
+ */
+export type WorkPlan = {
+  workers: number;
+  batchSize: number;
+  /** Seconds between polls; delayed jobs (`startAfter`) are only found by polling. */
+  pollSeconds: number;
+  /** Only jobs of at least this priority: capacity that lower-priority jobs can never take. */
+  minPriority?: number;
+  /** Jobs in flight per group (`group` on send) in this process, over all plans of the queue; at most `workers`. */
+  perGroup?: number;
+};
+
+/** A job kind: `jobs/<name>.ts` exports one. The handler must accept old payload shapes and be idempotent (a job may run twice). */
 export type JobDefinition<D = unknown> = {
   name: string;
   options: QueueOptions;
@@ -11,8 +28,39 @@ export type JobDefinition<D = unknown> = {
   cron?: string;
   /** Also send one when a worker starts (catch-up after downtime). */
   runAtStart?: boolean;
+  /** How many run at once in one process; default `defaultPlan`. */
+  plan?: (config: Config) => WorkPlan[];
   handler: (deps: D, data: unknown) => Promise<void>;
 };
+
+export type SendJobOptions = { tx?: Tx; startAfter?: Date; singletonKey?: string; priority?: number; group?: string };
+
+/** JOB_CONCURRENCY in flight, over two loops so one slow batch does not stop the queue. */
+export function defaultPlan(config: Config): WorkPlan[] {
+  return [{ workers: Math.min(2, config.jobConcurrency), batchSize: Math.ceil(config.jobConcurrency / 2), pollSeconds: 1 }];
+}
+
+/** One fetch loop, one job at a time: periodic jobs that must not overlap themselves. */
+export const oneAtATime = (): WorkPlan[] => [{ workers: 1, batchSize: 1, pollSeconds: 1 }];
+
+function workOptions(plan: WorkPlan): WorkOptions {
+  return {
+    batchSize: plan.batchSize,
+    localConcurrency: plan.workers,
+    pollingIntervalSeconds: plan.pollSeconds,
+    notifyPollingIntervalSeconds: plan.pollSeconds,
+    // A loop that got all it asked for fetches again at once instead of sleeping out its poll
+    // interval: a backlog drains at the speed of the handlers, not one batch per poll.
+    burstWhenBatchFull: true,
+    burstWhenReadyExceeds: 1,
+    ...(plan.minPriority !== undefined ? { minPriority: plan.minPriority } : {}),
+    // Counted in this process: a claim past it is handed back before its handler runs. pg-boss's
+    // database-wide count (groupConcurrency) is read from one snapshot by every loop that a NOTIFY
+    // wakes at once, so under load they all pass it together; a limit that must hold across
+    // processes needs a lease in the handler as well (webhooks take one).
+    ...(plan.perGroup !== undefined ? { localGroupConcurrency: plan.perGroup } : {}),
+  };
+}
 
 export type JobQueueRole = { work: boolean };
 
@@ -51,7 +99,8 @@ export class JobQueue {
     const boss = new PgBoss({
       connectionString,
       useListenNotify: true,
-      max: 4,
+      // Workers fetch and settle from many loops at once; an API process only sends.
+      max: role.work ? 10 : 4,
       // Only workers run maintenance and cron; API processes just send.
       supervise: role.work,
       schedule: role.work,
@@ -67,29 +116,36 @@ export class JobQueue {
     return new JobQueue(boss, log);
   }
 
-  async send(name: string, data: object, options: { tx?: Tx; startAfter?: Date; singletonKey?: string } = {}): Promise<string | null> {
+  async send(name: string, data: object, options: SendJobOptions = {}): Promise<string | null> {
     const sendOptions: SendOptions = {};
     if (options.startAfter) sendOptions.startAfter = options.startAfter;
     if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;
+    if (options.priority !== undefined) sendOptions.priority = options.priority;
+    if (options.group) sendOptions.group = { id: options.group };
     if (options.tx) sendOptions.db = fromPrisma(options.tx);
     return this.boss.send(name, data, sendOptions);
   }
 
-  async work<D>(deps: D, definitions: JobDefinition<D>[]): Promise<void> {
+  async work<D extends { config: Config }>(deps: D, definitions: JobDefinition<D>[]): Promise<void> {
     for (const def of definitions) {
-      await this.boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 }, async ([job]) => {
-        if (!job) return;
-        const started = Date.now();
-        try {
-          await def.handler(deps, job.data);
-          this.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
-        } catch (err) {
-          this.log.warn({ err, job: def.name, id: job.id }, 'job failed; pg-boss will retry it');
-          throw err;
-        }
-      });
+      for (const plan of (def.plan ?? defaultPlan)(deps.config)) {
+        await this.boss.work(def.name, { ...workOptions(plan), perJobResults: true }, (jobs: Job<unknown>[]) => Promise.all(jobs.map((job) => this.run(deps, def, job))));
+      }
       if (def.cron) await this.boss.schedule(def.name, def.cron, {});
       if (def.runAtStart) await this.boss.send(def.name, {}, { singletonKey: 'at-start', singletonSeconds: 30 });
+    }
+  }
+
+  /** One job of a batch, settled on its own: a failure retries that job only. */
+  private async run<D>(deps: D, def: JobDefinition<D>, job: Job<unknown>): Promise<JobResult> {
+    const started = Date.now();
+    try {
+      await def.handler(deps, job.data);
+      this.log.debug({ job: def.name, id: job.id, ms: Date.now() - started }, 'job done');
+      return { id: job.id, status: 'completed' };
+    } catch (err) {
+      this.log.warn({ err, job: def.name, id: job.id }, 'job failed; pg-boss will retry it');
+      return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
     }
   }
 

@@ -1,8 +1,9 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { requireActor, type Actor, type ActorKind, type ActorOf } from '../domain/auth/actor.js';
+import { requireActor, unauthorizedFor, type Actor, type ActorKind, type ActorOf } from '../domain/auth/actor.js';
 import { authenticate } from '../domain/auth/authenticate.js';
 import type { Deps } from '../domain/deps.js';
+import { isAppError } from '../errors.js';
 import { limitBucket } from '../domain/rate-limits.js';
 import { parseInput } from '../domain/validation.js';
 
@@ -52,7 +53,10 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
     // The matched pattern (not the path, which carries ids and tokens), for metrics.
     res.locals.routePattern = `${req.baseUrl}${String(req.route?.path ?? '')}`;
     try {
-      const authenticated: Actor = await authenticate(deps, req.headers.authorization);
+      const authenticated: Actor = await authenticate(deps, req.headers.authorization).catch((err: unknown) => {
+        // A missing, unknown or revoked credential is told which kind this route takes.
+        throw isAppError(err) && err.code === 'unauthorized' ? unauthorizedFor(spec.auth) : err;
+      });
       const actor: Actor = authenticated.kind === 'public' ? { kind: 'public', ip: req.ip } : authenticated;
       const allowed = requireActor(actor, ...spec.auth);
       const bucket = limitBucket(actor, req.ip);

@@ -1,88 +1,283 @@
 import { z } from 'zod';
+import { batchInput } from '../domain/bank-messages/batch.js';
 import { messageInput } from '../domain/bank-messages/ingest.js';
+import { forwarderBodySchemas } from '../domain/devices/forwarder-payloads.js';
 import { reportInput } from '../domain/checkout/checkout.js';
 import { linkPaymentInput } from '../domain/links/public.js';
 import { createPaymentSchema } from '../domain/payments/create-payment.js';
 import { listPaymentsSchema } from '../domain/payments/queries.js';
 import { simulateInput } from '../domain/sandbox/simulate.js';
+import { errors, responseComponents, type ErrorStatus } from './openapi-errors.js';
+import { AMOUNT_INPUT, EXAMPLES, schemas } from './openapi-schemas.js';
+
+type Schema = Record<string, unknown>;
+
+/** zod's `amount` (a preprocessing schema) has no JSON Schema of its own: it is typed by hand. */
+const isUntypedAmount = (s: Schema) => Array.isArray(s.anyOf) && s.anyOf.some((v) => typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+
+/** Drops zod's long format regexes (the format says it) and types amounts; recursive. */
+function tidy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(tidy);
+  if (typeof value !== 'object' || value === null) return value;
+  const s = value as Schema;
+  if (isUntypedAmount(s)) return { $ref: '#/components/schemas/AmountInput' };
+  const out: Schema = {};
+  for (const [key, v] of Object.entries(s)) {
+    if (key === 'pattern' && typeof s.format === 'string') continue;
+    out[key] = tidy(v);
+  }
+  return out;
+}
 
 /** Request schemas come from the same zod schemas the domain validates with, so they cannot drift. */
-const jsonSchema = (schema: z.ZodType) => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
+const jsonSchema = (schema: z.ZodType): Schema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Schema;
+  return tidy(rest) as Schema;
 };
 
-const str = { type: 'string' };
-const nstr = { type: ['string', 'null'] };
-const digits = { type: 'string', pattern: '^[0-9]+$' };
-const when = { type: ['string', 'null'], format: 'date-time' };
-const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties) });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown, example?: unknown) => ({ content: { 'application/json': { schema, ...(example ? { example } : {}) } } });
 
-const components = {
-  PaymentRecord: obj({
-    id: { type: 'string', format: 'uuid' }, status: { enum: ['pending', 'confirmed', 'expired', 'rejected', 'canceled'] },
-    amountRequested: digits, amountFinal: digits, code: { type: 'integer' }, amountMode: str, orderId: nstr, description: nstr, token: str,
-    reviewRequired: { type: 'boolean' }, reviewReason: nstr, confirmationSource: nstr, confirmedAt: when, verifiedAt: when,
-    verifyCount: { type: 'integer' }, expiresAt: { type: 'string', format: 'date-time' }, payerPhone: nstr, payerCardLast4: nstr,
-    payerTrackingNumber: nstr, payerReportedPaidAt: when, metadata: { type: ['object', 'null'] }, sandbox: { type: 'boolean' },
-    createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' },
-  }),
-  VerifyResult: obj({
-    id: str, status: str, verified: { type: 'boolean' }, alreadyVerified: { type: 'boolean' }, orderId: nstr, amountRequested: digits,
-    amountFinal: digits, confirmedAt: when, confirmationSource: nstr, payerCardLast4: nstr, sandbox: { type: 'boolean' },
-  }),
-  CheckoutView: { type: 'object', description: 'SPEC 2.3, plus paymentId and lateUntil.' },
-  Error: obj({
-    error: obj({ code: str, message: str, details: { type: 'object' } }),
-    details: { type: 'object' },
-  }),
+type Op = {
+  id: string;
+  tag: string;
+  summary: string;
+  description: string;
+  auth: 'project' | 'device' | 'public';
+  ok: [status: number, description: string, schema?: unknown, example?: unknown];
+  errors: ErrorStatus[];
+  params?: Schema[];
+  body?: [schema: z.ZodType, example: unknown];
+  /** A request body beyond one zod schema (the forwarder apps' shapes, form-encoded too). */
+  requestBody?: Schema;
 };
 
-const ref = (name: keyof typeof components) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
-const ok = (status: number, schema: unknown, description = 'OK') => ({ [status]: { description, ...json(schema) } });
-const errors = { default: { description: 'Error envelope', ...json(ref('Error')) } };
-const op = (summary: string, security: boolean, responses: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  summary,
-  ...(security ? { security: [{ bearer: [] }] } : { security: [] }),
-  responses: { ...responses, ...errors },
-  ...extra,
-});
-const body = (schema: z.ZodType) => ({ requestBody: { required: true, ...json(jsonSchema(schema)) } });
-const pathParam = (name: string, format?: string) => ({ name, in: 'path', required: true, schema: { type: 'string', ...(format ? { format } : {}) } });
+const SECURITY = { project: [{ projectKey: [] }], device: [{ deviceToken: [] }], public: [] };
+
+function operation(op: Op) {
+  const [status, description, schema, example] = op.ok;
+  return {
+    operationId: op.id,
+    tags: [op.tag],
+    summary: op.summary,
+    description: op.description,
+    security: SECURITY[op.auth],
+    ...(op.params ? { parameters: op.params } : {}),
+    ...(op.body ? { requestBody: { required: true, ...json(jsonSchema(op.body[0]), op.body[1]) } } : {}),
+    ...(op.requestBody ? { requestBody: op.requestBody } : {}),
+    responses: { [status]: { description, ...(schema ? json(schema, example) : {}) }, ...errors(...op.errors) },
+  };
+}
+
+const pathParam = (name: string, description: string, schema: Schema, example: string) => ({ name, in: 'path', required: true, description, schema, example });
+const PAYMENT_ID = EXAMPLES.payment.id;
+const paymentId = pathParam('id', 'The payment UUID (the callback’s `service_ref`).', { type: 'string', format: 'uuid' }, PAYMENT_ID);
+const token = pathParam('token', 'The payment token.', { type: 'string', minLength: 10, maxLength: 64 }, 'q9mJ3v0c6Yh1cP4m2yXbq3Zk7wT0aN5dLr8sVf2eHgU');
+const slug = pathParam('slug', 'The payment link’s slug.', { type: 'string', pattern: '^[a-z0-9-]{3,64}$' }, 'donate');
+
+// Query strings carry digits; zod coerces them, so the JSON Schema zod prints is looser than the rule.
+const PAGING: Record<string, Schema> = {
+  page: { type: 'integer', minimum: 1, default: 1 },
+  pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+};
+
+const LIST_PARAMS: Record<string, [description: string, example: string | number]> = {
+  status: ['Only payments in this state.', 'confirmed'],
+  orderId: ['Only payments with this order identifier.', 'order-1001'],
+  from: ['Created at or after (RFC 3339).', '2026-11-21T00:00:00.000Z'],
+  to: ['Created at or before (RFC 3339).', '2026-11-21T23:59:59.999Z'],
+  page: ['Page number, from 1 (default 1).', 1],
+  pageSize: ['Items per page (default 20, at most 100).', 20],
+};
+
+const hookSecret = pathParam('secret', 'The device’s hook secret (dh_…) from createDevice or issueDeviceHook; it stands for the device token.', { type: 'string', pattern: '^dh_[A-Za-z0-9]{20,128}$' }, 'dh_Jx7Q2mV9kLp4Rt8Wz1Nc6Hb3Fy5Gd0Se2Ua7Xo9');
+const SMS_EXAMPLE = { sender: '+98700717', body: 'واریز 1,500,370 ریال ...', receivedAt: '2026-11-21T08:45:10.000Z' };
+const BATCH_EXAMPLE = { messages: [SMS_EXAMPLE, { ...SMS_EXAMPLE, body: 'واریز 250,110 ریال ...', receivedAt: '2026-11-21T08:47:02.000Z' }] };
+
+/** Our own `{sender, body, receivedAt}` or a forwarder app's webhook body (docs/forwarders.md). */
+const FORWARDED_BODY = {
+  required: true,
+  content: {
+    'application/json': {
+      schema: {
+        description: 'Our own shape, or the webhook body of SmsForwarder (pppscn), Incoming SMS to URL forwarder (bogkonstantin) or SMS Gateway for Android (capcom6).',
+        anyOf: [jsonSchema(messageInput), ...Object.values(forwarderBodySchemas).map(jsonSchema)],
+      },
+      example: SMS_EXAMPLE,
+    },
+    'application/x-www-form-urlencoded': {
+      schema: jsonSchema(forwarderBodySchemas.smsForwarder),
+      example: { from: '+98700717', content: 'واریز 1,500,370 ریال ...', timestamp: '1795499100000' },
+    },
+  },
+};
+const FORWARDED_DESCRIPTION =
+  'Stored raw first, then parsed and matched before the answer; `status` is the outcome. Takes our own `{sender, body, receivedAt}` or the webhook body of a forwarder app (docs/forwarders.md): a capcom6 `sms:batch:received` event answers like the batch route, its `system:ping` counts as a heartbeat and its other events are acknowledged with 204, nothing stored.';
+const BATCH_DESCRIPTION =
+  'Backfill of SMS a phone missed or queued while offline: 1..500 messages (body up to 1 MiB). All are checked first (an error names its index, e.g. `messages[3].body`); each is stored raw in the order sent, with the single route’s duplicate rule, then processed one at a time in bank-time order (receivedAt when the text carries no time). Answers in the order sent.';
 
 export function openApiDocument(publicBaseUrl: string) {
-  const list = jsonSchema(listPaymentsSchema) as { properties: Record<string, unknown> };
+  const list = jsonSchema(listPaymentsSchema) as { properties: Record<string, Schema> };
   return {
     openapi: '3.1.0',
-    info: { title: 'Card-to-card payment gateway', version: '1.0.0', description: 'REST adapter of the GraphQL-first API. Errors use the envelope in #/components/schemas/Error.' },
-    servers: [{ url: `${publicBaseUrl}/v1` }],
-    components: { schemas: components, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_/sk_test_ project key, or dt_ device token' } } },
+    info: {
+      title: 'Card-to-card payment gateway',
+      version: '1.0.0',
+      description:
+        'REST adapter of the GraphQL-first API. Create a payment, send the payer to `checkoutUrl`, verify when the payer returns or a webhook arrives. Every error is the envelope in `#/components/schemas/Error`. Guides: docs/integration.md in the repository.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    // Relative, so the document is right behind any proxy or host name it is reached by.
+    servers: [{ url: '/v1', description: 'This service' }],
+    externalDocs: { description: 'API reference page', url: `${publicBaseUrl}/docs` },
+    tags: [
+      { name: 'Payments', description: 'Create, read, verify and reject payments (project API key).' },
+      { name: 'Sandbox', description: 'Simulated deposits for sandbox projects.' },
+      { name: 'Checkout', description: 'The payer’s side: public, addressed by payment token or link slug.' },
+      { name: 'Device', description: 'SMS-forwarding phones (device token).' },
+    ],
+    components: {
+      schemas: { ...schemas, AmountInput: AMOUNT_INPUT },
+      responses: responseComponents,
+      securitySchemes: {
+        projectKey: { type: 'http', scheme: 'bearer', description: 'A project API key: sk_test_… (sandbox) or sk_live_… (live).' },
+        deviceToken: { type: 'http', scheme: 'bearer', description: 'A device token, dt_…, of an SMS-forwarding phone.' },
+      },
+    },
     paths: {
       '/payments': {
-        post: op('Create a payment', true, ok(201, { allOf: [ref('PaymentRecord'), obj({ checkoutUrl: str })] }, 'Created'), {
-          ...body(createPaymentSchema),
-          parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+        post: operation({
+          id: 'createPayment', tag: 'Payments', auth: 'project', summary: 'Create a payment',
+          description:
+            'Selects one of the project’s cards, adds a unique code to the amount and reserves the fee (live projects). Send the payer to `checkoutUrl`. With an `Idempotency-Key` (≤ 255 characters, kept 24 h per project) the same key and body replay the first 201 byte for byte.',
+          params: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retried create safe: same key and body → the first answer.', schema: { type: 'string', maxLength: 255 }, example: 'order-1001-try' }],
+          body: [createPaymentSchema, { amount: 1500000, callbackUrl: 'https://shop.example.com/return', orderId: 'order-1001', description: 'Two books', metadata: { customerId: 42 } }],
+          ok: [201, 'Created: the payment record with `checkoutUrl`.', ref('CreatedPayment'), EXAMPLES.createdPayment],
+          errors: [400, 401, 402, 403, 409, 413, 422, 429, 503],
         }),
-        get: op('List payments, newest first', true, ok(200, obj({ items: { type: 'array', items: ref('PaymentRecord') }, page: { type: 'integer' }, pageSize: { type: 'integer' }, total: { type: 'integer' } })), {
-          parameters: Object.entries(list.properties).map(([name, schema]) => ({ name, in: 'query', required: false, schema })),
+        get: operation({
+          id: 'listPayments', tag: 'Payments', auth: 'project', summary: 'List payments',
+          description: 'Newest first (createdAt, then id, descending). `from` and `to` are inclusive.',
+          params: Object.entries(list.properties).map(([name, schema]) => ({ name, in: 'query', required: false, description: LIST_PARAMS[name]?.[0] ?? name, example: LIST_PARAMS[name]?.[1], schema: PAGING[name] ?? schema })),
+          ok: [200, 'One page of payments.', ref('PaymentPage'), EXAMPLES.paymentPage],
+          errors: [400, 401, 403, 429],
         }),
       },
-      '/payments/{id}': { get: op('Get a payment', true, ok(200, ref('PaymentRecord')), { parameters: [pathParam('id', 'uuid')] }) },
-      '/payments/{id}/verify': { post: op('Verify a payment (idempotent)', true, ok(200, ref('VerifyResult')), { parameters: [pathParam('id', 'uuid')] }) },
+      '/payments/{id}': {
+        get: operation({
+          id: 'getPayment', tag: 'Payments', auth: 'project', summary: 'Get a payment',
+          description: 'The payment record, at any time. Another project’s id answers 404 like an unknown one.',
+          params: [paymentId], ok: [200, 'The payment record.', ref('Payment'), EXAMPLES.payment], errors: [401, 403, 404, 429],
+        }),
+      },
+      '/payments/{id}/verify': {
+        post: operation({
+          id: 'verifyPayment', tag: 'Payments', auth: 'project', summary: 'Verify a payment',
+          description:
+            'Idempotent. Call it when the payer returns (with `service_ref`) or a webhook arrives; fulfil the order only when `verified` is true. Every call counts in `verifyCount`; `alreadyVerified` tells a repeat.',
+          params: [paymentId], ok: [200, 'The verify result.', ref('VerifyResult'), EXAMPLES.verifyResult], errors: [401, 403, 404, 429],
+        }),
+      },
       '/payments/{id}/reject': {
-        post: op('Reject a pending payment', true, ok(200, ref('PaymentRecord')), { parameters: [pathParam('id', 'uuid')], ...body(z.object({ reason: z.string().min(1).max(300) })) }),
+        post: operation({
+          id: 'rejectPayment', tag: 'Payments', auth: 'project', summary: 'Reject a pending payment',
+          description: 'Ends a pending payment as rejected and sends `payment.rejected` with the reason. Not pending → 409 `invalid_state`.',
+          params: [paymentId], body: [z.object({ reason: z.string().min(1).max(300) }), { reason: 'Out of stock' }],
+          ok: [200, 'The rejected payment.', ref('Payment'), EXAMPLES.rejected], errors: [400, 401, 403, 404, 409, 413, 429],
+        }),
       },
-      '/sandbox/deposits': { post: op('Simulate a deposit (sandbox projects)', true, ok(200, obj({ simulatedAmount: digits, bankMessage: obj({ id: str, status: str, statusReason: nstr }), payment: ref('PaymentRecord') })), body(simulateInput)) },
-      '/checkout/{token}': { get: op('Checkout view (public)', false, ok(200, ref('CheckoutView')), { parameters: [pathParam('token')] }) },
-      '/checkout/{token}/report': { post: op('The payer reports the transfer (public)', false, ok(200, ref('CheckoutView')), { parameters: [pathParam('token')], ...body(reportInput) }) },
-      '/checkout/{token}/cancel': { post: op('The payer cancels (public)', false, ok(200, ref('CheckoutView')), { parameters: [pathParam('token')] }) },
-      '/links/{slug}': { get: op('A payment link (public)', false, ok(200, { type: 'object' }), { parameters: [pathParam('slug')] }) },
+      '/sandbox/deposits': {
+        post: operation({
+          id: 'simulateDeposit', tag: 'Sandbox', auth: 'project', summary: 'Simulate a deposit',
+          description:
+            'Sandbox projects only (403 `sandbox_only` otherwise). Name the payment by `paymentId` or `token` (both must name the same one). `match` confirms; `base_amount` (code missing) needs review; `wrong_amount` matches nothing; `custom` deposits `amount`.',
+          body: [simulateInput, { paymentId: PAYMENT_ID, outcome: 'match' }],
+          ok: [200, 'The outcome.', ref('SimulationResult'), EXAMPLES.simulation], errors: [400, 401, 403, 404, 413, 429],
+        }),
+      },
+      '/checkout/{token}': {
+        get: operation({
+          id: 'getCheckout', tag: 'Checkout', auth: 'public', summary: 'Get the checkout view',
+          description: 'Public: what the payer sees — amount, card, countdown, branding.',
+          params: [token], ok: [200, 'The checkout view.', ref('CheckoutView'), EXAMPLES.checkoutView], errors: [404, 429],
+        }),
+      },
+      '/checkout/{token}/report': {
+        post: operation({
+          id: 'reportCheckoutPayment', tag: 'Checkout', auth: 'public', summary: 'Report the transfer',
+          description: 'Public: the payer says they transferred (all fields optional). Pending payments only.',
+          params: [token], body: [reportInput, { payerCardLast4: '1234', payerTrackingNumber: '123456789' }],
+          ok: [200, 'The checkout view.', ref('CheckoutView'), EXAMPLES.checkoutView], errors: [400, 404, 409, 413, 429],
+        }),
+      },
+      '/checkout/{token}/cancel': {
+        post: operation({
+          id: 'cancelCheckout', tag: 'Checkout', auth: 'public', summary: 'Cancel the payment',
+          description: 'Public: the payer gives up; pending → canceled and `payment.canceled` is sent.',
+          params: [token], ok: [200, 'The checkout view.', ref('CheckoutView'), EXAMPLES.checkoutView], errors: [404, 409, 429],
+        }),
+      },
+      '/links/{slug}': {
+        get: operation({
+          id: 'getPaymentLink', tag: 'Checkout', auth: 'public', summary: 'Get a payment link',
+          description: 'Public: a payment link’s title, amount (or min..max) and branding. Unknown or inactive → 404.',
+          params: [slug], ok: [200, 'The payment link.', ref('PaymentLink'), EXAMPLES.paymentLink], errors: [404, 429],
+        }),
+      },
       '/links/{slug}/payments': {
-        post: op('Start a payment from a link (public)', false, ok(201, obj({ token: str, checkoutUrl: str, amountFinal: digits, expiresAt: str }), 'Created'), { parameters: [pathParam('slug')], ...body(linkPaymentInput) }),
+        post: operation({
+          id: 'createLinkPayment', tag: 'Checkout', auth: 'public', summary: 'Start a payment from a link',
+          description: 'Public: `amount` is required when the link has no fixed amount (outside min..max → 400 naming `amount`), else ignored.',
+          params: [slug], body: [linkPaymentInput, { amount: 250000, payerPhone: '09121234567' }],
+          ok: [201, 'Created: send the payer to `checkoutUrl`.', ref('LinkPayment'), EXAMPLES.linkPayment], errors: [400, 402, 403, 404, 413, 429, 503],
+        }),
       },
-      '/device/messages': { post: op('A device forwards one bank SMS', true, ok(202, obj({ id: str, status: str }), 'Accepted and processed'), body(messageInput)) },
-      '/device/heartbeat': { post: op('A device says it is online', true, { 204: { description: 'Recorded' } }) },
+      '/device/messages': {
+        post: operation({
+          id: 'postBankMessage', tag: 'Device', auth: 'device', summary: 'Forward one bank SMS',
+          description: FORWARDED_DESCRIPTION, requestBody: FORWARDED_BODY,
+          ok: [202, 'Stored and processed.', ref('BankMessageOutcome'), EXAMPLES.bankMessageOutcome], errors: [400, 401, 403, 413, 429],
+        }),
+      },
+      '/device/messages/batch': {
+        post: operation({
+          id: 'postBankMessageBatch', tag: 'Device', auth: 'device', summary: 'Backfill missed bank SMS',
+          description: BATCH_DESCRIPTION, body: [batchInput, BATCH_EXAMPLE],
+          ok: [202, 'Stored and processed, in the order sent.', ref('BankMessageBatchOutcome'), EXAMPLES.bankMessageBatchOutcome], errors: [400, 401, 403, 413, 429],
+        }),
+      },
+      '/device/hooks/{secret}': {
+        post: operation({
+          id: 'postBankMessageByHook', tag: 'Device', auth: 'public', summary: 'Forward one bank SMS by hook URL',
+          description: `For forwarder apps that cannot send an Authorization header: the hook secret in the path stands for the device token (unknown, reissued or revoked → 401). ${FORWARDED_DESCRIPTION}`,
+          params: [hookSecret], requestBody: FORWARDED_BODY,
+          ok: [202, 'Stored and processed.', ref('BankMessageOutcome'), EXAMPLES.bankMessageOutcome], errors: [400, 401, 403, 413, 429],
+        }),
+      },
+      '/device/hooks/{secret}/batch': {
+        post: operation({
+          id: 'postBankMessageBatchByHook', tag: 'Device', auth: 'public', summary: 'Backfill missed bank SMS by hook URL',
+          description: `The batch route with the hook secret standing for the device token. ${BATCH_DESCRIPTION}`,
+          params: [hookSecret], body: [batchInput, BATCH_EXAMPLE],
+          ok: [202, 'Stored and processed, in the order sent.', ref('BankMessageBatchOutcome'), EXAMPLES.bankMessageBatchOutcome], errors: [400, 401, 403, 413, 429],
+        }),
+      },
+      '/device/hooks/{secret}/heartbeat': {
+        post: operation({
+          id: 'postHeartbeatByHook', tag: 'Device', auth: 'public', summary: 'Say the phone is online, by hook URL',
+          description: 'Marks the device online, like /device/heartbeat; any body is read and ignored, so an app’s periodic ping can point here.',
+          params: [hookSecret],
+          ok: [204, 'Recorded.'], errors: [401, 403, 429],
+        }),
+      },
+      '/device/heartbeat': {
+        post: operation({
+          id: 'postHeartbeat', tag: 'Device', auth: 'device', summary: 'Say the phone is online',
+          description: 'Marks the device online. Cards on a device silent for 5 minutes take no new payments.',
+          ok: [204, 'Recorded.'], errors: [401, 403, 429],
+        }),
+      },
     },
   };
 }
+

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { checkoutRoutes } from './checkout-routes.js';
 import { deviceRoutes } from './device-routes.js';
+import { methodNotAllowedRoutes } from './method-not-allowed.js';
 import { paymentRoutes } from './payment-routes.js';
 import { sandboxRoutes } from './sandbox-routes.js';
 
@@ -12,5 +13,6 @@ export function restRouter(deps: Deps): Router {
   router.use(deviceRoutes(deps));
   router.use(sandboxRoutes(deps));
   router.use(checkoutRoutes(deps));
+  router.use(methodNotAllowedRoutes(deps.config.publicBaseUrl));
   return router;
 }

@@ -143,7 +143,8 @@ describe('concurrent deposits', () => {
       const p = (await createPaymentRest(app, shop.apiKey, { amount: 400_000 + round * 1000 })).body;
       const at = new Date();
       const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => send(shop.deviceToken!, mellatDeposit({ account: ACCOUNT, amount: p.amountFinal, at, balance: 1_000_000 + i }))),
+        // Distinct arrivals of one amount (no balance line: the balance chain is the evidence test's subject).
+        Array.from({ length: 50 }, (_, i) => send(shop.deviceToken!, mellatDeposit({ account: ACCOUNT, amount: p.amountFinal, at }), new Date(at.getTime() + i).toISOString())),
       );
       const statuses = results.map((r) => r.body.status);
       expect(statuses.filter((s) => s === 'matched'), `round ${round}`).toHaveLength(1);

@@ -50,6 +50,14 @@ async function openPhone(token: string, onRequest?: (url: URL) => unknown): Prom
   return page;
 }
 
+/** The final message stays readable with a return link; the redirect follows it by itself. */
+async function returnToShop(page: Page): Promise<URL> {
+  await page.locator('#return-link').waitFor({ state: 'visible', timeout: 20_000 });
+  expect(await page.locator('#return-note').textContent()).toMatch(/^[۰-۹]+ ثانیه دیگر به فروشگاه بازمی‌گردید\.$/);
+  await page.locator('#return-link').click();
+  return landOnShop(page);
+}
+
 async function landOnShop(page: Page): Promise<URL> {
   await page.waitForURL((url) => url.hostname === 'shop.example.com', { timeout: 20_000 });
   return new URL(page.url());
@@ -81,6 +89,9 @@ describe('checkout page in a browser', () => {
     await page.locator('#copy-card').click();
     await expect.poll(() => page.locator('#copy-card').textContent()).toBe('کپی شد');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('6104337812345678');
+    await page.locator('#copy-amount').click();
+    await expect.poll(() => page.locator('#copy-amount').textContent()).toBe('کپی شد');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(payment.amountFinal);
 
     mkdirSync('test-results', { recursive: true });
     await page.screenshot({ path: 'test-results/checkout-360x740.png', fullPage: true });
@@ -96,7 +107,8 @@ describe('checkout page in a browser', () => {
     const deposit = await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: payment.id, outcome: 'match' } });
     expect(deposit.status).toBe(200);
 
-    const back = await landOnShop(page);
+    await page.locator('#result-title', { hasText: 'پرداخت شما تأیید شد' }).waitFor({ timeout: 20_000 });
+    const back = await returnToShop(page);
     expect(back.pathname).toBe('/return');
     expect(back.hash).toBe('#top');
     expect(Object.fromEntries(back.searchParams)).toEqual({
@@ -106,8 +118,8 @@ describe('checkout page in a browser', () => {
       service_ref: payment.id,
       order_id: 'order-77',
     });
-    // One GET for the first paint and one POST for the report: the confirmation came over the subscription, not polling.
-    expect(viewFetches).toEqual([`/v1/checkout/${payment.token}`, `/v1/checkout/${payment.token}/report`]);
+    // The first view came with the page and the confirmation over the subscription: only the report was fetched.
+    expect(viewFetches).toEqual([`/v1/checkout/${payment.token}/report`]);
     await page.context().close();
   });
 
@@ -122,6 +134,9 @@ describe('checkout page in a browser', () => {
     expect(stillPending.body.status).toBe('pending');
     await page.locator('#cancel-btn').click();
 
+    // Nobody clicks: the page returns by itself once the message has been up for a while.
+    await page.locator('#result-view').waitFor({ state: 'visible' });
+    expect(await page.locator('#result-title').textContent()).toBe('پرداخت لغو شد');
     const back = await landOnShop(page);
     expect(Object.fromEntries(back.searchParams)).toEqual({
       service_token: payment.token,
@@ -148,7 +163,7 @@ describe('checkout page in a browser', () => {
     expect(new URL(page.url()).pathname).toBe(`/pay/${payment.token}`);
 
     await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: payment.id, outcome: 'match' } });
-    const back = await landOnShop(page);
+    const back = await returnToShop(page);
     expect(back.searchParams.get('service_status')).toBe('confirmed');
     expect(back.searchParams.get('order_id')).toBe('late-1');
     await page.context().close();
@@ -176,22 +191,59 @@ describe('checkout page in a browser', () => {
     await page.context().close();
   });
 
-  it('tells the payer when the token names no payment', async () => {
+  it('answers a Persian 404 page when the token names no payment', async () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
     const page = await context.newPage();
-    await page.goto(`${app.baseUrl}/pay/${'Z'.repeat(43)}`);
-    await page.locator('#result-view').waitFor({ state: 'visible' });
-    expect(await page.locator('#result-title').textContent()).toBe('پرداخت پیدا نشد');
-    expect(await page.locator('#pending-view').isVisible()).toBe(false);
+    const res = await page.goto(`${app.baseUrl}/pay/${'Z'.repeat(43)}`);
+    expect(res?.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toBe('صفحه پیدا نشد');
     await context.close();
+  });
+
+  it('paints the whole first view on the server, so nothing shifts when the script takes over', async () => {
+    const shop = await brandedShop({ displayName: 'Acme Coffee Co.' });
+    const payment = (await createPaymentRest(app, shop.apiKey, { amount: 1_250_000, description: 'Order 42: two flat whites.' })).body;
+    const html = (await request(app.baseUrl, 'GET', `/pay/${payment.token}`)).text;
+    expect(html).toContain(`>${faNumber(payment.amountFinal)}</data>`);
+    expect(html).toContain('6104 3378 1234 5678');
+
+    const page = await openPhone(payment.token);
+    await page.waitForTimeout(500);
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let sum = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) sum += (entry as unknown as { value: number }).value;
+          }).observe({ type: 'layout-shift', buffered: true });
+          setTimeout(() => resolve(sum), 300);
+        }),
+    );
+    expect(shift).toBe(0);
+    await page.context().close();
+  });
+
+  it('sets Latin merchant text left-to-right, so its full stop ends the sentence', async () => {
+    const shop = await brandedShop({ displayName: 'Acme Coffee Co.', note: 'Open daily 8-20.' });
+    const payment = (await createPaymentRest(app, shop.apiKey, { amount: 300_000, description: 'Order 42: two flat whites.' })).body;
+    const page = await openPhone(payment.token);
+    const direction = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).direction);
+    expect(await direction('#description')).toBe('ltr');
+    expect(await direction('#project-name')).toBe('ltr');
+    expect(await direction('#project-note')).toBe('ltr');
+    expect(await direction('#amount-title')).toBe('rtl');
+    expect(await page.locator('#holder-name').evaluate((el) => el.tagName)).toBe('BDI');
+    await page.context().close();
   });
 });
 
 describe('checkout page over plain HTTP', () => {
   const TOKEN = 'A'.repeat(40) + '_-9';
 
-  it('serves a right-to-left Persian shell with the token in data-token and the strict headers', async () => {
-    const res = await request(app.baseUrl, 'GET', `/pay/${TOKEN}`);
+  it('serves a right-to-left Persian page with the token in data-token, the favicon and the strict headers', async () => {
+    const shop = await makeShop(app);
+    const payment = (await createPaymentRest(app, shop.apiKey, { amount: 60_000 })).body;
+    const res = await request(app.baseUrl, 'GET', `/pay/${payment.token}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('content-security-policy')).toBe(CHECKOUT_CSP);
@@ -199,8 +251,15 @@ describe('checkout page over plain HTTP', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     expect(res.text).toContain('<html lang="fa" dir="rtl">');
-    expect(res.text).toContain(`data-token="${TOKEN}"`);
-    expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)|<style|\sstyle=/);
+    expect(res.text).toContain(`data-token="${payment.token}"`);
+    expect(res.text).toContain('<link rel="icon" href="/favicon.ico" sizes="any">');
+    // The only script without src is the JSON data block, which never runs.
+    expect(res.text.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toEqual(['<script type="application/json" id="initial-data">']);
+    expect(res.text).not.toMatch(/<style|\sstyle=/);
+    const favicon = await fetch(`${app.baseUrl}/favicon.ico`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('content-type')).toBe('image/x-icon');
+    expect(Buffer.from(await favicon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
   });
 
   it('answers 404 pages for a malformed token and unknown paths under /pay/', async () => {
@@ -209,6 +268,9 @@ describe('checkout page over plain HTTP', () => {
     expect(bad.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(bad.headers.get('content-security-policy')).toBe(CHECKOUT_CSP);
     expect((await request(app.baseUrl, 'GET', `/pay/${TOKEN}x`)).status).toBe(404);
+    const unknown = await request(app.baseUrl, 'GET', `/pay/${TOKEN}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('صفحه پیدا نشد');
     const asset = await request(app.baseUrl, 'GET', '/pay/assets/nope.js');
     expect(asset.status).toBe(404);
     expect(asset.headers.get('content-security-policy')).toBe(CHECKOUT_CSP);

@@ -90,7 +90,8 @@ describe('REST error envelopes', () => {
       expect(res.body.error.code).toMatch(/^(invalid_request|not_found)$/);
     }
     const gqlBad = await request(app.baseUrl, 'POST', '/graphql', { rawBody: '{bad', headers: { 'content-type': 'application/json' } });
-    expect(gqlBad.body.errors[0].extensions.code).toBe('invalid_request');
+    expect(gqlBad.status).toBe(400);
+    expect(gqlBad.body.errors[0].extensions.code).toBe('invalid_json');
     expect(JSON.stringify(gqlBad.body)).not.toContain('originalError');
   });
 

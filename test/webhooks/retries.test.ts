@@ -71,7 +71,12 @@ describe('webhook retries', () => {
     const gap = hits[1]!.at - hits[0]!.at;
     expect(gap).toBeGreaterThanOrEqual(8000 * 1000 * SCALE * 0.99);
     expect(gap).toBeLessThanOrEqual(8000 * 1000 * SCALE + POLL_SLACK_MS);
-    const d = await app.deps.prisma.webhookDelivery.findFirstOrThrow({ where: { paymentId: p.id } });
+    // The attempt is recorded once the receiver's answer is in, a moment after the receiver saw it.
+    let d = await app.deps.prisma.webhookDelivery.findFirstOrThrow({ where: { paymentId: p.id } });
+    for (let i = 0; i < 50 && d.status === 'pending'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      d = await app.deps.prisma.webhookDelivery.findFirstOrThrow({ where: { paymentId: p.id } });
+    }
     expect(d.status).toBe('succeeded');
   }, 30_000);
 

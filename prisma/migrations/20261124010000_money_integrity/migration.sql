@@ -20,19 +20,19 @@ BEGIN
   IF NEW.status IS DISTINCT FROM OLD.status AND NOT (
        (OLD.status = 'pending' AND NEW.status IN ('confirmed', 'expired', 'canceled', 'rejected'))
     OR (OLD.status = 'expired' AND NEW.status = 'confirmed')) THEN
-    RAISE EXCEPTION 'payment %: status % cannot become %', OLD.id, OLD.status, NEW.status USING ERRCODE = 'check_violation';
+    RAISE EXCEPTION 'payment %: status % cannot become %', OLD.id, OLD.status, NEW.status USING ERRCODE = 'GWM01';
   END IF;
   IF NEW.fee_state IS DISTINCT FROM OLD.fee_state
      AND NOT (OLD.fee_state = 'reserved' AND NEW.fee_state IN ('debited', 'released')) THEN
-    RAISE EXCEPTION 'payment %: fee % cannot become %', OLD.id, OLD.fee_state, NEW.fee_state USING ERRCODE = 'check_violation';
+    RAISE EXCEPTION 'payment %: fee % cannot become %', OLD.id, OLD.fee_state, NEW.fee_state USING ERRCODE = 'GWM01';
   END IF;
   IF NEW.status = 'confirmed' AND OLD.status <> 'confirmed' THEN
     -- The transaction began (and so decided) no later than the late window's end.
     IF transaction_timestamp() > NEW.late_until THEN
-      RAISE EXCEPTION 'payment %: confirmed after its late window', OLD.id USING ERRCODE = 'check_violation';
+      RAISE EXCEPTION 'payment %: confirmed after its late window', OLD.id USING ERRCODE = 'GWM01';
     END IF;
     IF NOT NEW.sandbox AND OLD.fee_state <> 'reserved' THEN
-      RAISE EXCEPTION 'payment %: confirmed without a reserved fee (%)', OLD.id, OLD.fee_state USING ERRCODE = 'check_violation';
+      RAISE EXCEPTION 'payment %: confirmed without a reserved fee (%)', OLD.id, OLD.fee_state USING ERRCODE = 'GWM01';
     END IF;
   END IF;
   IF NEW.confirmed_by_message_id IS DISTINCT FROM OLD.confirmed_by_message_id AND NEW.confirmed_by_message_id IS NOT NULL THEN
@@ -41,12 +41,12 @@ BEGIN
     IF message_simulated IS DISTINCT FROM NEW.sandbox THEN
       RAISE EXCEPTION 'payment %: a % payment cannot be confirmed by a % message', OLD.id,
         CASE WHEN NEW.sandbox THEN 'sandbox' ELSE 'live' END,
-        CASE WHEN message_simulated THEN 'simulated' ELSE 'real' END USING ERRCODE = 'check_violation';
+        CASE WHEN message_simulated THEN 'simulated' ELSE 'real' END USING ERRCODE = 'GWM01';
     END IF;
   END IF;
   IF NEW.fee_state = 'released' AND OLD.fee_state <> 'released' AND NEW.status = 'expired'
      AND clock_timestamp() <= NEW.late_until THEN
-    RAISE EXCEPTION 'payment %: fee released inside the late window', OLD.id USING ERRCODE = 'check_violation';
+    RAISE EXCEPTION 'payment %: fee released inside the late window', OLD.id USING ERRCODE = 'GWM01';
   END IF;
   RETURN NEW;
 END;
@@ -67,7 +67,7 @@ BEGIN
     FROM credit_ledger_entries WHERE payment_id = p.id AND kind = 'fee';
   IF debits <> (CASE WHEN p.fee_amount > 0 THEN 1 ELSE 0 END) OR debited <> p.fee_amount THEN
     RAISE EXCEPTION 'payment %: confirmed with % fee debits of % (fee %)', p.id, debits, debited, p.fee_amount
-      USING ERRCODE = 'check_violation';
+      USING ERRCODE = 'GWM01';
   END IF;
   RETURN NULL;
 END;
@@ -84,7 +84,7 @@ BEGIN
   SELECT * INTO p FROM payments WHERE id = NEW.payment_id;
   IF p.status IS DISTINCT FROM 'confirmed' OR p.sandbox OR NEW.amount <> -p.fee_amount OR NEW.merchant_id <> p.merchant_id THEN
     RAISE EXCEPTION 'ledger fee % does not match a confirmed live payment %', NEW.id, NEW.payment_id
-      USING ERRCODE = 'check_violation';
+      USING ERRCODE = 'GWM01';
   END IF;
   RETURN NULL;
 END;
@@ -109,7 +109,7 @@ BEGIN
   SELECT card_match_scope(p.card_id) INTO expected FROM payments p WHERE p.id = NEW.payment_id;
   IF NEW.scope IS DISTINCT FROM expected THEN
     RAISE EXCEPTION 'hold of payment % is in scope %, its card is in %', NEW.payment_id, NEW.scope, expected
-      USING ERRCODE = 'check_violation';
+      USING ERRCODE = 'GWM01';
   END IF;
   RETURN NULL;
 END;
@@ -124,7 +124,7 @@ BEGIN
   SELECT h.payment_id INTO stray FROM amount_holds h JOIN payments p ON p.id = h.payment_id
    WHERE p.card_id = NEW.id AND h.released_at IS NULL AND h.scope <> card_match_scope(NEW.id) LIMIT 1;
   IF stray IS NOT NULL THEN
-    RAISE EXCEPTION 'card % moved but the hold of payment % stayed behind', NEW.id, stray USING ERRCODE = 'check_violation';
+    RAISE EXCEPTION 'card % moved but the hold of payment % stayed behind', NEW.id, stray USING ERRCODE = 'GWM01';
   END IF;
   RETURN NULL;
 END;

@@ -2,15 +2,18 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { retryOnConflict } from '../../db/errors.js';
 import type { Tx } from '../../db/prisma.js';
-import { requireActor, type Actor } from '../auth/actor.js';
+import { requireActor, type Actor, type ActorOf } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
-import { matchDeposit, type MatchOutcome } from '../matching/match-deposit.js';
+import { cardsForHint, matchDeposit, type MatchOutcome } from '../matching/match-deposit.js';
+import { earlierCopy, evidenceProblem, previousBalance } from './evidence.js';
 import { effectiveTime, parseSms } from '../sms/registry.js';
-import { parseInput } from '../validation.js';
+import { parseInput, smsBodySchema } from '../validation.js';
+import { implausibleParse } from './sanity.js';
 
 export const messageInput = z.object({
   sender: z.string().trim().min(1, 'must be 1..100 characters').max(100, 'must be 1..100 characters'),
-  body: z.string().min(1, 'must not be empty').max(10_000, 'must be at most 10,000 characters'),
+  // Issue 13: NUL / lone surrogates are escaped in `text`, the exact original kept in `raw` (body_raw).
+  body: smsBodySchema,
   receivedAt: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).transform((s) => new Date(s)),
 });
 
@@ -27,13 +30,24 @@ const RESCUE_DELAY_MS = 30_000;
  */
 export async function receiveBankMessage(deps: Deps, actor: Actor, input: unknown): Promise<{ id: string; status: MessageStatus }> {
   const device = requireActor(actor, 'device');
-  const data = parseInput(messageInput, input);
+  const stored = await storeBankMessage(deps, device, parseInput(messageInput, input));
+  if (stored.duplicate) return { id: stored.id, status: 'duplicate' };
+  return { id: stored.id, status: await processBankMessage(deps, stored.id) };
+}
+
+/** Raw-first storage of one checked message (also used by the backfill batch); no processing. */
+export async function storeBankMessage(
+  deps: Deps,
+  device: ActorOf<'device'>,
+  checked: z.output<typeof messageInput>,
+): Promise<{ id: string; duplicate: boolean }> {
+  const data = { ...checked, body: checked.body.text, bodyRaw: checked.body.raw }; // issue 13
   const bodySha256 = createHash('sha256').update(data.body, 'utf8').digest('hex');
 
-  const stored = await deps.prisma.$transaction(async (tx) => {
+  return deps.prisma.$transaction(async (tx) => {
     const [inserted] = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO bank_messages (merchant_id, device_id, sender, body, body_sha256, received_at)
-      VALUES (${device.merchantId}::uuid, ${device.deviceId}::uuid, ${data.sender}, ${data.body}, ${bodySha256}, ${data.receivedAt})
+      INSERT INTO bank_messages (merchant_id, device_id, sender, body, body_raw, body_sha256, received_at)
+      VALUES (${device.merchantId}::uuid, ${device.deviceId}::uuid, ${data.sender}, ${data.body}, ${data.bodyRaw}, ${bodySha256}, ${data.receivedAt})
       ON CONFLICT (device_id, body_sha256, received_at) WHERE duplicate_of_id IS NULL AND device_id IS NOT NULL DO NOTHING
       RETURNING id`;
     if (inserted) {
@@ -49,6 +63,7 @@ export async function receiveBankMessage(deps: Deps, actor: Actor, input: unknow
         deviceId: device.deviceId,
         sender: data.sender,
         body: data.body,
+        bodyRaw: data.bodyRaw,
         bodySha256,
         receivedAt: data.receivedAt,
         status: 'duplicate',
@@ -59,8 +74,6 @@ export async function receiveBankMessage(deps: Deps, actor: Actor, input: unknow
     });
     return { id: dup.id, duplicate: true };
   });
-  if (stored.duplicate) return { id: stored.id, status: 'duplicate' };
-  return { id: stored.id, status: await processBankMessage(deps, stored.id) };
 }
 
 /**
@@ -80,22 +93,47 @@ async function processOnce(deps: Deps, messageId: string): Promise<MessageStatus
 
     const { parsed } = parseSms(message.sender, message.body, message.receivedAt);
     if (!parsed) return settle(tx, messageId, 'unparsed', 'No bank parser recognised this message; it is kept for review.');
-    await tx.bankMessage.update({
-      where: { id: messageId },
-      data: { bankCode: parsed.bankCode, direction: parsed.direction, amount: parsed.amount, accountHint: parsed.accountHint, bankTime: parsed.bankTime, reference: parsed.reference },
-    });
-    if (parsed.direction !== 'deposit' || parsed.amount === null) {
-      return settle(tx, messageId, 'ignored', `Not a deposit (${parsed.direction}).`);
+    // Issue 13: a misread figure (beyond BIGINT or any real transfer) is `unparsed`, never stuck.
+    const implausible = implausibleParse(parsed);
+    if (implausible) return settle(tx, messageId, 'unparsed', implausible);
+    const fields = {
+      bankCode: parsed.bankCode,
+      direction: parsed.direction,
+      amount: parsed.amount,
+      accountHint: parsed.accountHint,
+      bankTime: parsed.bankTime,
+      reference: parsed.reference,
+      balance: parsed.balance,
+    };
+    const deposit = parsed.direction === 'deposit' && parsed.amount !== null;
+    // The same deposit seen before (same bank reference, account and amount): one deposit, this a copy.
+    const original = deposit ? await earlierCopy(tx, message, parsed) : null;
+    if (original) {
+      await tx.bankMessage.update({
+        where: { id: messageId },
+        data: { ...fields, status: 'duplicate', duplicateOfId: original, statusReason: `The same deposit (bank reference ${parsed.reference}) as message ${original}.` },
+      });
+      return 'duplicate';
     }
+    await tx.bankMessage.update({ where: { id: messageId }, data: fields });
+    if (!deposit) return settle(tx, messageId, 'ignored', `Not a deposit (${parsed.direction}).`);
     const scopeCards = message.deviceId
-      ? await tx.card.findMany({ where: { deviceId: message.deviceId }, select: { id: true, projectId: true, cardNumber: true, accountNumber: true } })
+      ? await tx.card.findMany({ where: { deviceId: message.deviceId }, select: { id: true, projectId: true, cardNumber: true, accountNumber: true, smsSender: true } })
       : [];
     if (scopeCards.length === 0) return settle(tx, messageId, 'unmatched', 'No card is linked to this device.');
+    const at = effectiveTime(parsed, message.receivedAt);
+    const review = evidenceProblem({
+      sender: message.sender,
+      parsed,
+      cards: cardsForHint(scopeCards, parsed.accountHint),
+      previous: await previousBalance(tx, message, parsed, at),
+    });
     const result = await matchDeposit(tx, deps.jobs, messageId, `device:${message.deviceId}`, scopeCards, {
-      amount: parsed.amount,
-      at: effectiveTime(parsed, message.receivedAt),
+      amount: parsed.amount!,
+      at,
       accountHint: parsed.accountHint,
       simulated: false,
+      review,
     });
     return settle(tx, messageId, result.status, result.statusReason, result);
   });

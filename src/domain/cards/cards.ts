@@ -30,6 +30,7 @@ const cardFields = {
     .refine((s) => /^[0-9.\-]{4,40}$/.test(s), 'must be 4..40 digits, dots or dashes')
     .nullable(),
   holderName: z.string().trim().min(1).max(100),
+  smsSender: z.string().trim().min(1, 'must be 1..40 characters').max(40, 'must be 1..40 characters').nullable(),
   dailyAmountCap: cap.nullable(),
   dailyCountCap: z.number().int().positive().nullable(),
 };
@@ -39,6 +40,7 @@ const createCardInput = z.object({
   ...cardFields,
   deviceId: cardFields.deviceId.optional(),
   accountNumber: cardFields.accountNumber.optional(),
+  smsSender: cardFields.smsSender.optional(),
   dailyAmountCap: cardFields.dailyAmountCap.optional(),
   dailyCountCap: cardFields.dailyCountCap.optional(),
 });
@@ -61,6 +63,7 @@ export async function createCard(deps: Deps, actor: Actor, input: unknown) {
       cardNumber: data.cardNumber,
       accountNumber: data.accountNumber ?? null,
       holderName: data.holderName,
+      smsSender: data.smsSender ?? null,
       dailyAmountCap: data.dailyAmountCap ?? null,
       dailyCountCap: data.dailyCountCap ?? null,
     },

@@ -4,6 +4,7 @@ import { requireActor, type Actor } from '../auth/actor.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
+import { newHookColumns, NO_HOOK } from './hook-secret.js';
 
 const createDeviceInput = z.object({ name: z.string().trim().min(1).max(100) });
 
@@ -12,10 +13,11 @@ export async function createDevice(deps: Deps, actor: Actor, input: unknown) {
   const merchant = requireActor(actor, 'merchant');
   const data = parseInput(createDeviceInput, input);
   const issued = issueCredential(credentialPrefix.device);
+  const hook = newHookColumns();
   const device = await deps.prisma.device.create({
-    data: { merchantId: merchant.merchantId, name: data.name, tokenHash: issued.hash, tokenPrefix: issued.prefix },
+    data: { merchantId: merchant.merchantId, name: data.name, tokenHash: issued.hash, tokenPrefix: issued.prefix, ...hook.data },
   });
-  return { device, token: issued.secret };
+  return { device, token: issued.secret, hookSecret: hook.secret };
 }
 
 export async function findOwnedDevice(db: Pick<Deps['prisma'], 'device'>, merchantId: string, deviceId: string) {
@@ -28,5 +30,6 @@ export async function findOwnedDevice(db: Pick<Deps['prisma'], 'device'>, mercha
 export async function revokeDevice(deps: Deps, actor: Actor, deviceId: string) {
   const merchant = requireActor(actor, 'merchant');
   const device = await findOwnedDevice(deps.prisma, merchant.merchantId, deviceId);
-  return deps.prisma.device.update({ where: { id: device.id }, data: { revokedAt: device.revokedAt ?? new Date() } });
+  // The hook URL goes with the token: a revoked phone is shut out whichever way it forwards.
+  return deps.prisma.device.update({ where: { id: device.id }, data: { revokedAt: device.revokedAt ?? new Date(), ...NO_HOOK } });
 }

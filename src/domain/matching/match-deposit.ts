@@ -16,9 +16,13 @@ export type Deposit = {
    * money never settles a free sandbox payment, and a simulation never settles a live one.
    */
   simulated: boolean;
+  /** Evidence that failed (sender, balance chain, format): the match is found but held for the merchant. */
+  review?: { reason: ReviewReason; detail: string } | null;
 };
 
-export type ScopeCard = { id: string; projectId: string; cardNumber: string; accountNumber: string | null };
+export type ReviewReason = 'amount_without_code' | 'ambiguous_deposit' | 'unknown_sender' | 'balance_mismatch' | 'unrecognized_format';
+
+export type ScopeCard = { id: string; projectId: string; cardNumber: string; accountNumber: string | null; smsSender?: string | null };
 
 export type MatchOutcome = {
   status: 'matched' | 'needs_review' | 'unmatched';
@@ -46,7 +50,7 @@ function outcome(status: MatchOutcome['status'], statusReason: string, extra: Pa
   return { status, statusReason, paymentId: null, cardId: null, projectId: null, ...extra };
 }
 
-async function flagForReview(tx: Tx, ids: string[], reason: 'amount_without_code' | 'ambiguous_deposit') {
+async function flagForReview(tx: Tx, ids: string[], reason: ReviewReason) {
   if (ids.length === 0) return;
   await tx.payment.updateMany({ where: { id: { in: ids }, status: 'pending' }, data: { reviewRequired: true, reviewReason: reason } });
   const flagged = await tx.payment.findMany({ where: { id: { in: ids } }, select: { id: true, projectId: true } });
@@ -97,6 +101,14 @@ export async function matchDeposit(
     ORDER BY p.created_at`;
   const baseIds = base.map((b) => b.id);
 
+  if (exact && baseIds.length === 0 && deposit.review) {
+    await flagForReview(tx, [exact.id], deposit.review.reason);
+    return outcome('needs_review', `Would confirm payment ${exact.id}, but: ${deposit.review.detail}`, {
+      paymentId: exact.id,
+      cardId: exact.cardId,
+      projectId: exact.projectId,
+    });
+  }
   if (exact && baseIds.length === 0) {
     const confirmed = await applyTransition(
       tx,

@@ -96,6 +96,15 @@ export async function suspendProject(deps: Deps, actor: Actor, projectId: string
   return deps.prisma.project.update({ where: { id: projectId }, data: { suspendedAt: project.suspendedAt ?? new Date() } });
 }
 
+/** Operator: lifts an operator suspension; the merchant's own `active` switch is left as it is. */
+export async function liftProjectSuspension(deps: Deps, actor: Actor, projectId: string) {
+  requireActor(actor, 'operator');
+  if (!uuidSchema.safeParse(projectId).success) throw AppError.notFound('Project');
+  const project = await deps.prisma.project.findUnique({ where: { id: projectId } });
+  if (!project) throw AppError.notFound('Project');
+  return deps.prisma.project.update({ where: { id: projectId }, data: { suspendedAt: null } });
+}
+
 const feeInput = z
   .object({ projectId: uuidSchema, bps: z.number().int().min(0).max(10_000), min: z.bigint().min(0n), max: z.bigint().min(0n) })
   .refine((f) => f.max >= f.min, { message: 'max must be at least min', path: ['max'] });

@@ -39,9 +39,25 @@ export async function setWebhookEndpoint(deps: Deps, actor: Actor, projectId: st
   const endpoint = await deps.prisma.webhookEndpoint.upsert({
     where: { projectId: project.id },
     create: { projectId: project.id, url: checkedUrl, secretCiphertext: sealed },
-    update: { url: checkedUrl, secretCiphertext: sealed, previousSecretCiphertext: null, previousSecretExpiresAt: null, active: true },
+    // Setting the endpoint again is how a merchant re-enables one disabled for failing.
+    update: { url: checkedUrl, secretCiphertext: sealed, previousSecretCiphertext: null, previousSecretExpiresAt: null, active: true, failingSince: null, disabledAt: null, disabledReason: null },
   });
   return { endpoint, secret };
+}
+
+/**
+ * The project's endpoint, or null: a merchant names one of its projects, a project key reads its own
+ * (a projectId it gives must be its own).
+ */
+export async function webhookEndpointOf(deps: Deps, actor: Actor, projectId: string | null) {
+  if (actor.kind === 'project') {
+    if (projectId && projectId !== actor.projectId) throw AppError.notFound('Project');
+    return deps.prisma.webhookEndpoint.findUnique({ where: { projectId: actor.projectId } });
+  }
+  const merchant = requireActor(actor, 'merchant');
+  if (!projectId) throw AppError.invalid([{ field: 'projectId', message: 'is required with a merchant key' }]);
+  const project = await findOwnedProject(deps.prisma, merchant.merchantId, projectId);
+  return deps.prisma.webhookEndpoint.findUnique({ where: { projectId: project.id } });
 }
 
 /** Merchant: a new secret; for 24 h deliveries are signed with both, so receivers can switch over. */

@@ -1,33 +1,48 @@
 import { dismissBankMessage, visibleMessages } from '../../domain/bank-messages/decisions.js';
 import { simulateDeposit } from '../../domain/sandbox/simulate.js';
 import { builder } from '../builder.js';
+import { pageWithinScope } from '../cursor-scope.js';
+import { NodeRef } from './node.js';
 
 const MESSAGE_STATUSES = ['received', 'matched', 'needs_review', 'unmatched', 'ignored', 'unparsed', 'duplicate', 'dismissed'] as const;
-const BankMessageStatus = builder.enumType('BankMessageStatus', { values: MESSAGE_STATUSES });
+const BankMessageStatus = builder.enumType('BankMessageStatus', {
+  description: 'What the matching engine made of a bank message.',
+  values: {
+    received: { description: 'Stored, not processed yet.' },
+    matched: { description: 'A deposit that confirmed one payment (paymentId).' },
+    needs_review: { description: 'A deposit the merchant must decide on (amount without code, unknown sender, balance mismatch, ambiguous).' },
+    unmatched: { description: 'A deposit that matched no payment.' },
+    ignored: { description: 'Not a deposit (e.g. a withdrawal).' },
+    unparsed: { description: 'No parser understood the message.' },
+    duplicate: { description: 'The same deposit seen before (duplicateOfId).' },
+    dismissed: { description: 'The merchant dismissed it.' },
+  } satisfies Record<(typeof MESSAGE_STATUSES)[number], { description: string }>,
+});
 
 builder.prismaObject('BankMessage', {
   description: 'One forwarded bank SMS (or simulated deposit), stored raw, with what the engine made of it.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    status: t.field({ type: BankMessageStatus, select: { status: true }, resolve: (m) => m.status as (typeof MESSAGE_STATUSES)[number] }),
-    statusReason: t.exposeString('statusReason', { nullable: true }),
-    simulated: t.exposeBoolean('simulated'),
-    deviceId: t.exposeID('deviceId', { nullable: true }),
-    sender: t.exposeString('sender'),
-    body: t.exposeString('body'),
-    receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
-    bankCode: t.exposeString('bankCode', { nullable: true }),
-    direction: t.exposeString('direction', { nullable: true }),
-    amount: t.expose('amount', { type: 'Amount', nullable: true }),
-    accountHint: t.exposeString('accountHint', { nullable: true }),
-    bankTime: t.expose('bankTime', { type: 'DateTime', nullable: true }),
-    reference: t.exposeString('reference', { nullable: true }),
-    paymentId: t.exposeID('paymentId', { nullable: true }),
-    cardId: t.exposeID('cardId', { nullable: true }),
-    duplicateOfId: t.exposeID('duplicateOfId', { nullable: true }),
-    decisionNote: t.exposeString('decisionNote', { nullable: true }),
-    decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'The message UUID.' }),
+    status: t.field({ description: 'The engine’s outcome.', type: BankMessageStatus, select: { status: true }, resolve: (m) => m.status as (typeof MESSAGE_STATUSES)[number] }),
+    statusReason: t.exposeString('statusReason', { description: 'Why, in words.', nullable: true }),
+    simulated: t.exposeBoolean('simulated', { description: 'True for a sandbox simulated deposit.' }),
+    deviceId: t.exposeID('deviceId', { description: 'The phone that forwarded it.', nullable: true }),
+    sender: t.exposeString('sender', { description: 'The SMS sender as the phone saw it.' }),
+    body: t.exposeString('body', { description: 'The SMS text, unchanged.' }),
+    receivedAt: t.expose('receivedAt', { description: 'When the phone received it.', type: 'DateTime' }),
+    bankCode: t.exposeString('bankCode', { description: 'The bank whose parser read it.', nullable: true }),
+    direction: t.exposeString('direction', { description: 'deposit or withdrawal.', nullable: true }),
+    amount: t.expose('amount', { description: 'The amount moved, in rials.', type: 'Amount', nullable: true }),
+    accountHint: t.exposeString('accountHint', { description: 'The card or account digits the SMS names.', nullable: true }),
+    bankTime: t.expose('bankTime', { description: 'The time the bank states.', type: 'DateTime', nullable: true }),
+    reference: t.exposeString('reference', { description: 'The bank’s reference number, when given.', nullable: true }),
+    paymentId: t.exposeID('paymentId', { description: 'The payment it confirmed or concerns.', nullable: true }),
+    cardId: t.exposeID('cardId', { description: 'The card it was matched to.', nullable: true }),
+    duplicateOfId: t.exposeID('duplicateOfId', { description: 'The message this one repeats.', nullable: true }),
+    decisionNote: t.exposeString('decisionNote', { description: 'The merchant’s note when dismissing.', nullable: true }),
+    decidedAt: t.expose('decidedAt', { description: 'When the merchant decided.', type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { description: 'When it was stored.', type: 'DateTime' }),
   }),
 });
 
@@ -36,27 +51,38 @@ type SimulationShape = Awaited<ReturnType<typeof simulateDeposit>>;
 const SimulationResult = builder.objectRef<SimulationShape>('SimulationResult').implement({
   description: 'SPEC 2.5: what the engine decided about the simulated deposit.',
   fields: (t) => ({
-    simulatedAmount: t.field({ type: 'Amount', resolve: (r) => r.simulatedAmount }),
+    simulatedAmount: t.field({ description: 'The amount of the simulated deposit, in rials.', type: 'Amount', resolve: (r) => r.simulatedAmount }),
     bankMessage: t.prismaField({
+      description: 'The simulated bank message and its outcome.',
       type: 'BankMessage',
       resolve: (query, r, _a, ctx) => ctx.deps.prisma.bankMessage.findUniqueOrThrow({ ...query, where: { id: r.message.id } }),
     }),
     payment: t.prismaField({
+      description: 'The payment after the engine ran.',
       type: 'Payment',
       resolve: (query, r, _a, ctx) => ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: r.payment.id } }),
     }),
   }),
 });
 
-const SimulationOutcome = builder.enumType('SimulationOutcome', { values: ['match', 'base_amount', 'wrong_amount', 'custom'] as const });
+const SimulationOutcome = builder.enumType('SimulationOutcome', {
+  description: 'Which deposit a sandbox simulation sends.',
+  values: {
+    match: { description: 'A deposit of amountFinal: confirms the payment.' },
+    base_amount: { description: 'A deposit of amountRequested (code missing): needs_review.' },
+    wrong_amount: { description: 'A deposit matching no held amount: unmatched, payment unchanged.' },
+    custom: { description: 'A deposit of the given amount: whatever the engine decides.' },
+  } as const,
+});
 
 const SimulateDepositInput = builder.inputType('SimulateDepositInput', {
+  description: 'A simulated deposit for a sandbox payment: name it by paymentId or token (or both, naming the same payment).',
   fields: (t) => ({
-    paymentId: t.id(),
-    token: t.string(),
+    paymentId: t.id({ description: 'The payment UUID.' }),
+    token: t.string({ description: 'The payment token (10..64 characters).' }),
     outcome: t.field({ type: SimulationOutcome, description: 'Default match.' }),
     amount: t.field({ type: 'Amount', description: 'Required with outcome custom.' }),
-    payerCardLast4: t.string(),
+    payerCardLast4: t.string({ description: 'Four digits recorded as the payer’s card.' }),
   }),
 });
 
@@ -66,30 +92,33 @@ builder.queryField('bankMessages', (t) =>
     cursor: 'id',
     authScopes: { merchant: true, project: true },
     description: 'Newest first. A project sees messages resolved to it and those from devices holding its cards.',
-    args: { status: t.arg({ type: BankMessageStatus }) },
-    resolve: (query, _root, args, ctx) =>
-      ctx.deps.prisma.bankMessage.findMany({
-        ...query,
-        where: { AND: [visibleMessages(ctx.actor), args.status ? { status: args.status } : {}] },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      }),
+    args: { status: t.arg({ description: 'Only messages with this outcome.', type: BankMessageStatus }) },
+    resolve: (query, _root, args, ctx) => {
+      const where = { AND: [visibleMessages(ctx.actor), args.status ? { status: args.status } : {}] };
+      // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
+      return pageWithinScope(query, (id) => ctx.deps.prisma.bankMessage.count({ where: { AND: [where, { id }] } }), () =>
+        ctx.deps.prisma.bankMessage.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      );
+    },
   }),
 );
 
 builder.mutationFields((t) => ({
   dismissBankMessage: t.prismaField({
+    description: 'Marks a needs_review, unmatched or unparsed message as needing nothing more.',
     type: 'BankMessage',
     authScopes: { project: true },
-    args: { id: t.arg.id({ required: true }), note: t.arg.string() },
+    args: { id: t.arg.id({ description: 'The message UUID.', required: true }), note: t.arg.string({ description: 'Why, for your records.' }) },
     resolve: async (query, _root, { id, note }, ctx) => {
       const message = await dismissBankMessage(ctx.deps, ctx.actor, String(id), note);
       return ctx.deps.prisma.bankMessage.findUniqueOrThrow({ ...query, where: { id: message.id } });
     },
   }),
   simulateDeposit: t.field({
+    description: 'Sandbox projects only (403 sandbox_only otherwise): feeds one simulated deposit into the matching engine and answers with its outcome.',
     type: SimulationResult,
     authScopes: { project: true },
-    args: { input: t.arg({ type: SimulateDepositInput, required: true }) },
+    args: { input: t.arg({ description: 'The deposit to simulate.', type: SimulateDepositInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       simulateDeposit(ctx.deps, ctx.actor, {
         paymentId: input.paymentId ?? undefined,

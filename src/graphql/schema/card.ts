@@ -1,66 +1,78 @@
 import { bankName } from '../../domain/cards/banks.js';
 import { createCard, updateCard } from '../../domain/cards/cards.js';
 import { builder } from '../builder.js';
+import { NodeRef } from './node.js';
 
 builder.prismaObject('Card', {
+  description: 'A bank card payers transfer to, with the phone that forwards its deposit SMS and optional daily caps.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    projectId: t.exposeID('projectId'),
-    deviceId: t.exposeID('deviceId', { nullable: true }),
-    bankCode: t.exposeString('bankCode'),
-    bankName: t.string({ select: { bankCode: true }, resolve: (c) => bankName(c.bankCode) }),
-    cardNumber: t.exposeString('cardNumber'),
-    accountNumber: t.exposeString('accountNumber', { nullable: true }),
-    holderName: t.exposeString('holderName'),
-    dailyAmountCap: t.expose('dailyAmountCap', { type: 'Amount', nullable: true }),
-    dailyCountCap: t.exposeInt('dailyCountCap', { nullable: true }),
-    active: t.exposeBoolean('active'),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'The card UUID.' }),
+    projectId: t.exposeID('projectId', { description: 'The project whose payments use this card.' }),
+    deviceId: t.exposeID('deviceId', { description: 'The phone that forwards this card’s SMS; null only on sandbox projects.', nullable: true }),
+    bankCode: t.exposeString('bankCode', { description: 'The bank, from the catalog (e.g. mellat).' }),
+    bankName: t.string({ description: 'The bank’s Persian name.', select: { bankCode: true }, resolve: (c) => bankName(c.bankCode) }),
+    cardNumber: t.exposeString('cardNumber', { description: 'The 16-digit card number shown to payers.' }),
+    accountNumber: t.exposeString('accountNumber', { description: 'The account number, when bank SMS name the account.', nullable: true }),
+    holderName: t.exposeString('holderName', { description: 'The name payers see as the card holder.' }),
+    smsSender: t.exposeString('smsSender', {
+      description: 'A sender id the merchant vouches for, for this card’s bank SMS, besides the bank’s known senders; null = only those.',
+      nullable: true,
+    }),
+    dailyAmountCap: t.expose('dailyAmountCap', { description: 'Most rials of pending + confirmed payments per Tehran day; null = no cap.', type: 'Amount', nullable: true }),
+    dailyCountCap: t.exposeInt('dailyCountCap', { description: 'Most payments per Tehran day; null = no cap.', nullable: true }),
+    active: t.exposeBoolean('active', { description: 'False stops new payments on the card; its live payments still confirm.' }),
+    lastUsedAt: t.expose('lastUsedAt', { description: 'When a payment last chose this card (least recently used goes first).', type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { description: 'When the card was added.', type: 'DateTime' }),
   }),
 });
 
 const CreateCardInput = builder.inputType('CreateCardInput', {
+  description: 'A card to take payments on.',
   fields: (t) => ({
-    projectId: t.id({ required: true }),
+    projectId: t.id({ description: 'The project UUID.', required: true }),
     deviceId: t.id({ description: 'Required for live projects: the phone that forwards this card’s SMS.' }),
-    bankCode: t.string({ required: true }),
-    cardNumber: t.string({ required: true }),
-    accountNumber: t.string(),
-    holderName: t.string({ required: true }),
-    dailyAmountCap: t.field({ type: 'Amount' }),
-    dailyCountCap: t.int(),
+    bankCode: t.string({ description: 'A bank code from the catalog, e.g. mellat, melli, saman.', required: true }),
+    cardNumber: t.string({ description: '16 digits; spaces, dashes and Persian digits are accepted.', required: true }),
+    accountNumber: t.string({ description: 'The account number, for banks whose SMS name the account.' }),
+    holderName: t.string({ description: 'The name payers see.', required: true }),
+    smsSender: t.string({ description: 'A sender id of this card’s bank SMS that the service does not know yet (e.g. +98700717); deposits from unknown senders wait for review.' }),
+    dailyAmountCap: t.field({ description: 'Daily cap in rials; omit for none.', type: 'Amount' }),
+    dailyCountCap: t.int({ description: 'Daily count cap; omit for none.' }),
   }),
 });
 
 const UpdateCardInput = builder.inputType('UpdateCardInput', {
   description: 'Only the fields given change; null clears a nullable field.',
   fields: (t) => ({
-    deviceId: t.id(),
-    bankCode: t.string(),
-    cardNumber: t.string(),
-    accountNumber: t.string(),
-    holderName: t.string(),
-    dailyAmountCap: t.field({ type: 'Amount' }),
-    dailyCountCap: t.int(),
-    active: t.boolean(),
+    deviceId: t.id({ description: 'Moves the card to another phone; its live payments move with it.' }),
+    bankCode: t.string({ description: 'A bank code from the catalog.' }),
+    cardNumber: t.string({ description: '16 digits.' }),
+    accountNumber: t.string({ description: 'The account number.' }),
+    holderName: t.string({ description: 'The name payers see.' }),
+    smsSender: t.string({ description: 'A sender id of this card’s bank SMS; null removes it.' }),
+    dailyAmountCap: t.field({ description: 'Daily cap in rials; null removes it.', type: 'Amount' }),
+    dailyCountCap: t.int({ description: 'Daily count cap; null removes it.' }),
+    active: t.boolean({ description: 'False stops new payments on the card.' }),
   }),
 });
 
 builder.mutationFields((t) => ({
   createCard: t.prismaField({
+    description: 'Adds a card to a project. Merchant key.',
     type: 'Card',
     authScopes: { merchant: true },
-    args: { input: t.arg({ type: CreateCardInput, required: true }) },
+    args: { input: t.arg({ description: 'The card to add.', type: CreateCardInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const card = await createCard(ctx.deps, ctx.actor, input);
       return ctx.deps.prisma.card.findUniqueOrThrow({ ...query, where: { id: card.id } });
     },
   }),
   updateCard: t.prismaField({
+    description: 'Changes a card, e.g. moves it to a new phone (deviceId) or sets caps. Merchant key.',
     type: 'Card',
     authScopes: { merchant: true },
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateCardInput, required: true }) },
+    args: { id: t.arg.id({ description: 'The card UUID.', required: true }), input: t.arg({ description: 'The fields to change.', type: UpdateCardInput, required: true }) },
     resolve: async (query, _root, { id, input }, ctx) => {
       const card = await updateCard(ctx.deps, ctx.actor, String(id), input);
       return ctx.deps.prisma.card.findUniqueOrThrow({ ...query, where: { id: card.id } });

@@ -10,92 +10,101 @@ import { PaymentRef, PaymentStatus } from './payment.js';
 type Status = 'pending' | 'confirmed' | 'expired' | 'rejected' | 'canceled';
 
 const CheckoutCard = builder.objectRef<NonNullable<CheckoutView['card']>>('CheckoutCard').implement({
+  description: 'The card the payer transfers to; shown while pending and once confirmed.',
   fields: (t) => ({
-    bankCode: t.exposeString('bankCode'),
-    bankName: t.exposeString('bankName'),
-    cardNumber: t.exposeString('cardNumber'),
-    holderName: t.exposeString('holderName'),
+    bankCode: t.exposeString('bankCode', { description: 'The bank’s code, e.g. mellat.' }),
+    bankName: t.exposeString('bankName', { description: 'The bank’s Persian name.' }),
+    cardNumber: t.exposeString('cardNumber', { description: 'The 16-digit card number to transfer to.' }),
+    holderName: t.exposeString('holderName', { description: 'The card holder’s name as the payer’s bank shows it.' }),
   }),
 });
 
 const CheckoutProject = builder.objectRef<CheckoutView['project']>('CheckoutProject').implement({
+  description: 'The merchant’s branding on the checkout page.',
   fields: (t) => ({
-    displayName: t.exposeString('displayName'),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
-    color: t.exposeString('color', { nullable: true }),
-    note: t.exposeString('note', { nullable: true }),
-    supportPhone: t.exposeString('supportPhone', { nullable: true }),
+    displayName: t.exposeString('displayName', { description: 'The shop’s name (the project name when no displayName is set).' }),
+    logoUrl: t.exposeString('logoUrl', { description: 'The shop’s logo (https).', nullable: true }),
+    color: t.exposeString('color', { description: 'Accent colour, #rrggbb.', nullable: true }),
+    note: t.exposeString('note', { description: 'A note for the payer.', nullable: true }),
+    supportPhone: t.exposeString('supportPhone', { description: 'A phone the payer can call.', nullable: true }),
   }),
 });
 
 const CheckoutLink = builder.objectRef<NonNullable<CheckoutView['link']>>('CheckoutLink').implement({
-  fields: (t) => ({ slug: t.exposeString('slug'), title: t.exposeString('title') }),
+  description: 'The payment link this payment came from.',
+  fields: (t) => ({
+    slug: t.exposeString('slug', { description: 'The link’s slug (/l/{slug}).' }),
+    title: t.exposeString('title', { description: 'The link’s title.' }),
+  }),
 });
 
 const date = (s: string | null) => (s ? new Date(s) : null);
 
 export const CheckoutViewRef = builder.objectRef<CheckoutView>('CheckoutView').implement({
-  description: 'SPEC 2.3: what the payer sees, by payment token.',
+  description: 'What the payer sees on the checkout page, addressed by payment token. Public.',
   fields: (t) => ({
-    token: t.exposeString('token'),
-    paymentId: t.exposeID('paymentId'),
-    status: t.field({ type: PaymentStatus, resolve: (v) => v.status as Status }),
-    amountRequested: t.field({ type: 'Amount', resolve: (v) => v.amountRequested }),
-    amountFinal: t.field({ type: 'Amount', resolve: (v) => v.amountFinal }),
-    amountMode: t.exposeString('amountMode'),
-    displayUnit: t.exposeString('displayUnit'),
-    autoConfirm: t.exposeBoolean('autoConfirm'),
-    description: t.exposeString('description', { nullable: true }),
-    orderId: t.exposeString('orderId', { nullable: true }),
-    expiresAt: t.field({ type: 'DateTime', resolve: (v) => new Date(v.expiresAt!) }),
-    remainingSeconds: t.exposeInt('remainingSeconds'),
-    lateUntil: t.field({ type: 'DateTime', resolve: (v) => new Date(v.lateUntil!) }),
-    callbackUrl: t.exposeString('callbackUrl', { nullable: true }),
-    payerReportedPaidAt: t.field({ type: 'DateTime', nullable: true, resolve: (v) => date(v.payerReportedPaidAt) }),
-    confirmedAt: t.field({ type: 'DateTime', nullable: true, resolve: (v) => date(v.confirmedAt) }),
-    receiptCode: t.exposeString('receiptCode', { nullable: true }),
-    sandbox: t.exposeBoolean('sandbox'),
-    card: t.field({ type: CheckoutCard, nullable: true, resolve: (v) => v.card }),
-    project: t.field({ type: CheckoutProject, resolve: (v) => v.project }),
-    link: t.field({ type: CheckoutLink, nullable: true, resolve: (v) => v.link }),
+    token: t.exposeString('token', { description: 'The payment token.' }),
+    paymentId: t.exposeID('paymentId', { description: 'The payment UUID (the callback’s service_ref).' }),
+    status: t.field({ description: 'The payment’s state.', type: PaymentStatus, resolve: (v) => v.status as Status }),
+    amountRequested: t.field({ description: 'The requested amount, in rials.', type: 'Amount', resolve: (v) => v.amountRequested }),
+    amountFinal: t.field({ description: 'The exact amount to transfer, in rials.', type: 'Amount', resolve: (v) => v.amountFinal }),
+    amountMode: t.exposeString('amountMode', { description: 'unique_code.' }),
+    displayUnit: t.exposeString('displayUnit', { description: 'The unit shown beside rials: toman.' }),
+    autoConfirm: t.exposeBoolean('autoConfirm', { description: 'Whether a matching deposit confirms automatically.' }),
+    description: t.exposeString('description', { description: 'The merchant’s description of the payment.', nullable: true }),
+    orderId: t.exposeString('orderId', { description: 'The merchant’s order identifier.', nullable: true }),
+    expiresAt: t.field({ description: 'When the pending payment expires.', type: 'DateTime', resolve: (v) => new Date(v.expiresAt!) }),
+    remainingSeconds: t.exposeInt('remainingSeconds', { description: 'Seconds until expiry; 0 once not pending.' }),
+    lateUntil: t.field({ description: 'Until when a late deposit can still confirm (expiresAt + the late window).', type: 'DateTime', resolve: (v) => new Date(v.lateUntil!) }),
+    callbackUrl: t.exposeString('callbackUrl', { description: 'Where the page sends the payer once final; null for link payments without one.', nullable: true }),
+    payerReportedPaidAt: t.field({ description: 'When the payer reported the transfer.', type: 'DateTime', nullable: true, resolve: (v) => date(v.payerReportedPaidAt) }),
+    confirmedAt: t.field({ description: 'When the payment was confirmed.', type: 'DateTime', nullable: true, resolve: (v) => date(v.confirmedAt) }),
+    receiptCode: t.exposeString('receiptCode', { description: 'Eight characters the payer can quote, set once confirmed.', nullable: true }),
+    sandbox: t.exposeBoolean('sandbox', { description: 'True for a sandbox payment.' }),
+    card: t.field({ description: 'The card to transfer to; null when expired, canceled or rejected.', type: CheckoutCard, nullable: true, resolve: (v) => v.card }),
+    project: t.field({ description: 'The merchant’s branding.', type: CheckoutProject, resolve: (v) => v.project }),
+    link: t.field({ description: 'The payment link the payment came from, if any.', type: CheckoutLink, nullable: true, resolve: (v) => v.link }),
   }),
 });
 
 type PublicLink = Awaited<ReturnType<typeof getPublicLink>>;
 
 const PublicLinkProject = builder.objectRef<PublicLink['project']>('PublicLinkProject').implement({
+  description: 'The branding shown on a payment link’s page.',
   fields: (t) => ({
-    displayName: t.exposeString('displayName'),
-    logoUrl: t.exposeString('logoUrl', { nullable: true }),
-    color: t.exposeString('color', { nullable: true }),
+    displayName: t.exposeString('displayName', { description: 'The shop’s name.' }),
+    logoUrl: t.exposeString('logoUrl', { description: 'The shop’s logo.', nullable: true }),
+    color: t.exposeString('color', { description: 'Accent colour, #rrggbb.', nullable: true }),
   }),
 });
 
 const PublicPaymentLink = builder.objectRef<PublicLink>('PublicPaymentLink').implement({
+  description: 'A payment link as a payer sees it. Public.',
   fields: (t) => ({
-    slug: t.exposeString('slug'),
-    title: t.exposeString('title'),
-    description: t.exposeString('description', { nullable: true }),
-    amount: t.field({ type: 'Amount', nullable: true, resolve: (l) => l.amount }),
-    minAmount: t.field({ type: 'Amount', nullable: true, resolve: (l) => l.minAmount }),
-    maxAmount: t.field({ type: 'Amount', nullable: true, resolve: (l) => l.maxAmount }),
-    project: t.field({ type: PublicLinkProject, resolve: (l) => l.project }),
+    slug: t.exposeString('slug', { description: 'The link’s slug.' }),
+    title: t.exposeString('title', { description: 'The link’s title.' }),
+    description: t.exposeString('description', { description: 'The link’s description.', nullable: true }),
+    amount: t.field({ description: 'The fixed amount in rials; null when the payer chooses.', type: 'Amount', nullable: true, resolve: (l) => l.amount }),
+    minAmount: t.field({ description: 'The smallest amount the payer may choose.', type: 'Amount', nullable: true, resolve: (l) => l.minAmount }),
+    maxAmount: t.field({ description: 'The largest amount the payer may choose.', type: 'Amount', nullable: true, resolve: (l) => l.maxAmount }),
+    project: t.field({ description: 'The merchant’s branding.', type: PublicLinkProject, resolve: (l) => l.project }),
   }),
 });
 
 type LinkPayment = Awaited<ReturnType<typeof createLinkPayment>>;
 
 const LinkPaymentResult = builder.objectRef<LinkPayment>('LinkPaymentResult').implement({
-  description: 'SPEC 2.6.',
+  description: 'A payment started from a payment link: send the payer to checkoutUrl.',
   fields: (t) => ({
-    token: t.exposeString('token'),
-    checkoutUrl: t.exposeString('checkoutUrl'),
-    amountFinal: t.field({ type: 'Amount', resolve: (r) => r.amountFinal }),
-    expiresAt: t.field({ type: 'DateTime', resolve: (r) => new Date(r.expiresAt) }),
+    token: t.exposeString('token', { description: 'The payment token.' }),
+    checkoutUrl: t.exposeString('checkoutUrl', { description: 'The checkout page for this payment.' }),
+    amountFinal: t.field({ description: 'The exact amount to transfer, in rials.', type: 'Amount', resolve: (r) => r.amountFinal }),
+    expiresAt: t.field({ description: 'When the payment expires.', type: 'DateTime', resolve: (r) => new Date(r.expiresAt) }),
   }),
 });
 
 const ReportCheckoutInput = builder.inputType('ReportCheckoutInput', {
+  description: 'What the payer says about the transfer they made.',
   fields: (t) => ({
     payerCardLast4: t.string({ description: 'Four digits, Latin or Persian.' }),
     payerTrackingNumber: t.string({ description: 'At most 40 characters.' }),
@@ -104,9 +113,10 @@ const ReportCheckoutInput = builder.inputType('ReportCheckoutInput', {
 });
 
 const CreateLinkPaymentInput = builder.inputType('CreateLinkPaymentInput', {
+  description: 'The payer’s choices on a payment link.',
   fields: (t) => ({
     amount: t.field({ type: 'Amount', description: 'Required when the link has no fixed amount.' }),
-    payerPhone: t.string(),
+    payerPhone: t.string({ description: '10..20 characters.' }),
     description: t.string({ description: 'At most 200 characters.' }),
   }),
 });
@@ -127,32 +137,35 @@ builder.queryFields((t) => ({
     type: CheckoutViewRef,
     nullable: true,
     description: 'Public. Null for an unknown token.',
-    args: { token: t.arg.string({ required: true }) },
+    args: { token: t.arg.string({ description: 'The payment token.', required: true }) },
     resolve: (_root, { token }, ctx) => nullWhenMissing(() => getCheckout(ctx.deps, token)),
   }),
   paymentLink: t.field({
     type: PublicPaymentLink,
     nullable: true,
     description: 'Public. Null for an unknown or inactive link.',
-    args: { slug: t.arg.string({ required: true }) },
+    args: { slug: t.arg.string({ description: 'The link’s slug.', required: true }) },
     resolve: (_root, { slug }, ctx) => nullWhenMissing(() => getPublicLink(ctx.deps, slug)),
   }),
 }));
 
 builder.mutationFields((t) => ({
   reportCheckoutPayment: t.field({
+    description: 'Public: the payer reports the transfer (pending payments only).',
     type: CheckoutViewRef,
-    args: { token: t.arg.string({ required: true }), input: t.arg({ type: ReportCheckoutInput, required: true }) },
+    args: { token: t.arg.string({ description: 'The payment token.', required: true }), input: t.arg({ description: 'What the payer reports.', type: ReportCheckoutInput, required: true }) },
     resolve: (_root, { token, input }, ctx) => reportCheckoutPayment(ctx.deps, token, strip(input)),
   }),
   cancelCheckout: t.field({
+    description: 'Public: the payer gives up; pending → canceled.',
     type: CheckoutViewRef,
-    args: { token: t.arg.string({ required: true }) },
+    args: { token: t.arg.string({ description: 'The payment token.', required: true }) },
     resolve: (_root, { token }, ctx) => cancelCheckout(ctx.deps, token),
   }),
   createLinkPayment: t.field({
+    description: 'Public: starts a payment from a payment link.',
     type: LinkPaymentResult,
-    args: { slug: t.arg.string({ required: true }), input: t.arg({ type: CreateLinkPaymentInput }) },
+    args: { slug: t.arg.string({ description: 'The link’s slug.', required: true }), input: t.arg({ description: 'The amount (when the link has none) and the payer’s details.', type: CreateLinkPaymentInput }) },
     resolve: (_root, { slug, input }, ctx) => createLinkPayment(ctx.deps, ctx.actor, slug, strip(input ?? {})),
   }),
 }));
@@ -160,11 +173,12 @@ builder.mutationFields((t) => ({
 const PaymentEvent = builder.objectRef<Event>('PaymentEvent').implement({
   description: 'A payment reaching a final state (the same events webhooks carry).',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    type: t.exposeString('type'),
-    paymentId: t.exposeID('paymentId'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'The event UUID.' }),
+    type: t.exposeString('type', { description: 'payment.confirmed, payment.expired, payment.rejected or payment.canceled.' }),
+    paymentId: t.exposeID('paymentId', { description: 'The payment UUID.' }),
+    createdAt: t.expose('createdAt', { description: 'When the event happened.', type: 'DateTime' }),
     payment: t.prismaField({
+      description: 'The payment now.',
       type: 'Payment',
       resolve: (query, e, _a, ctx) => ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: e.paymentId } }),
     }),
@@ -177,13 +191,13 @@ function unwrap<T>(value: T | StreamRefused): T {
   return value;
 }
 
-builder.subscriptionType({});
+builder.subscriptionType({ description: 'Live updates over graphql-transport-ws or server-sent events on /graphql.' });
 
 builder.subscriptionFields((t) => ({
   checkoutStatus: t.field({
     type: CheckoutViewRef,
     description: 'Public: the current checkout view first, then every change.',
-    args: { token: t.arg.string({ required: true }) },
+    args: { token: t.arg.string({ description: 'The payment token.', required: true }) },
     subscribe: (_root, { token }, ctx) => checkoutStatusStream(ctx.deps, token),
     resolve: unwrap,
   }),
@@ -191,7 +205,7 @@ builder.subscriptionFields((t) => ({
     type: PaymentRef,
     authScopes: { project: true },
     description: 'The payment now, then after every change.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: 'The payment UUID.', required: true }) },
     subscribe: (_root, { id }, ctx) => paymentUpdatedStream(ctx.deps, ctx.actor, String(id)),
     resolve: unwrap,
   }),

@@ -1,58 +1,69 @@
 import { creditOf } from '../../domain/merchants/merchants.js';
 import { builder } from '../builder.js';
+import { NodeRef } from './node.js';
 
 const Credit = builder
   .objectRef<{ balance: bigint; reserved: bigint; available: bigint }>('Credit')
   .implement({
     description: 'Rials. `available` = `balance` − `reserved` (fees held by live payments).',
     fields: (t) => ({
-      balance: t.expose('balance', { type: 'Amount' }),
-      reserved: t.expose('reserved', { type: 'Amount' }),
-      available: t.expose('available', { type: 'Amount' }),
+      balance: t.expose('balance', { description: 'Credit bought, less fees taken, in rials.', type: 'Amount' }),
+      reserved: t.expose('reserved', { description: 'Fees held by live payments not yet final, in rials.', type: 'Amount' }),
+      available: t.expose('available', { description: 'What new payments can use: balance − reserved.', type: 'Amount' }),
     }),
   });
 
 builder.prismaObject('CreditLedgerEntry', {
   description: 'An append-only movement of credit.',
   fields: (t) => ({
-    id: t.exposeID('id'),
+    id: t.exposeID('id', { description: 'The entry UUID.' }),
     kind: t.exposeString('kind', { description: 'topup | fee | adjustment' }),
     amount: t.expose('amount', { type: 'Amount', description: 'Signed rials as digits, with a leading - for debits.' }),
-    balanceAfter: t.expose('balanceAfter', { type: 'Amount' }),
-    paymentId: t.exposeString('paymentId', { nullable: true }),
-    note: t.exposeString('note', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    balanceAfter: t.expose('balanceAfter', { description: 'The balance after this entry, in rials.', type: 'Amount' }),
+    paymentId: t.exposeString('paymentId', { description: 'The payment whose fee this is.', nullable: true }),
+    note: t.exposeString('note', { description: 'The operator’s or system’s note.', nullable: true }),
+    createdAt: t.expose('createdAt', { description: 'When it was written.', type: 'DateTime' }),
   }),
 });
 
 builder.prismaObject('Merchant', {
+  description: 'A business using the gateway: owns projects and devices and holds credit for fees.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    active: t.exposeBoolean('active'),
-    credit: t.field({ type: Credit, select: { creditBalance: true, creditReserved: true }, resolve: (m) => creditOf(m) }),
-    projects: t.relation('projects', { query: { orderBy: { createdAt: 'asc' } } }),
-    devices: t.relation('devices', { query: { orderBy: { createdAt: 'asc' } } }),
-    ledger: t.relatedConnection('ledger', { cursor: 'id', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'The merchant UUID.' }),
+    name: t.exposeString('name', { description: 'The merchant’s name.' }),
+    active: t.exposeBoolean('active', { description: 'False once the operator deactivated the merchant.' }),
+    credit: t.field({ description: 'Credit for fees of live payments.', type: Credit, select: { creditBalance: true, creditReserved: true }, resolve: (m) => creditOf(m) }),
+    projects: t.relation('projects', { description: 'The merchant’s projects, oldest first.', query: { orderBy: { createdAt: 'asc' } } }),
+    devices: t.relation('devices', { description: 'The phones that forward bank SMS, oldest first.', query: { orderBy: { createdAt: 'asc' } } }),
+    ledger: t.relatedConnection('ledger', { description: 'Credit movements, newest first.', cursor: 'id', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),
+    createdAt: t.expose('createdAt', { description: 'When the merchant was created.', type: 'DateTime' }),
   }),
 });
 
-const ViewerKind = builder.enumType('ViewerKind', { values: ['merchant', 'project'] as const });
+const ViewerKind = builder.enumType('ViewerKind', {
+  description: 'Which kind of key the caller used.',
+  values: {
+    merchant: { description: 'A merchant key (mk_…).' },
+    project: { description: 'A project API key (sk_live_… or sk_test_…).' },
+  } as const,
+});
 
 type ViewerShape = { kind: 'merchant' | 'project'; merchantId: string | null; projectId: string | null };
 
 const Viewer = builder.objectRef<ViewerShape>('Viewer').implement({
   description: 'The caller: a merchant (merchant key) or a project (project API key).',
   fields: (t) => ({
-    kind: t.field({ type: ViewerKind, resolve: (v) => v.kind }),
+    kind: t.field({ description: 'Which kind of key the caller used.', type: ViewerKind, resolve: (v) => v.kind }),
     merchant: t.prismaField({
+      description: 'The merchant, for a merchant key; null otherwise.',
       type: 'Merchant',
       nullable: true,
       resolve: (query, v, _args, ctx) =>
         v.merchantId ? ctx.deps.prisma.merchant.findUnique({ ...query, where: { id: v.merchantId } }) : null,
     }),
     project: t.prismaField({
+      description: 'The project, for a project key; null otherwise.',
       type: 'Project',
       nullable: true,
       resolve: (query, v, _args, ctx) =>
@@ -63,6 +74,7 @@ const Viewer = builder.objectRef<ViewerShape>('Viewer').implement({
 
 builder.queryField('viewer', (t) =>
   t.field({
+    description: 'The caller: the merchant or the project the key belongs to.',
     type: Viewer,
     nullable: true,
     authScopes: { merchant: true, project: true },

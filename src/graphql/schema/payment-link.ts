@@ -1,40 +1,45 @@
 import { createPaymentLink } from '../../domain/links/links.js';
 import { builder } from '../builder.js';
+import { NodeRef } from './node.js';
 
 builder.prismaObject('PaymentLink', {
+  description: 'A reusable page (/l/{slug}) where payers start payments themselves.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    projectId: t.exposeID('projectId'),
-    slug: t.exposeString('slug'),
-    title: t.exposeString('title'),
-    description: t.exposeString('description', { nullable: true }),
+    id: t.exposeID('id', { description: 'The link UUID.' }),
+    projectId: t.exposeID('projectId', { description: 'The project its payments belong to.' }),
+    slug: t.exposeString('slug', { description: 'The link’s slug, unique across all projects.' }),
+    title: t.exposeString('title', { description: 'The title shown to payers.' }),
+    description: t.exposeString('description', { description: 'The description shown to payers.', nullable: true }),
     amount: t.expose('amount', { type: 'Amount', nullable: true, description: 'Fixed amount; null when the payer chooses.' }),
-    minAmount: t.expose('minAmount', { type: 'Amount', nullable: true }),
-    maxAmount: t.expose('maxAmount', { type: 'Amount', nullable: true }),
-    callbackUrl: t.exposeString('callbackUrl', { nullable: true }),
-    active: t.exposeBoolean('active'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    minAmount: t.expose('minAmount', { description: 'The smallest amount a payer may choose.', type: 'Amount', nullable: true }),
+    maxAmount: t.expose('maxAmount', { description: 'The largest amount a payer may choose.', type: 'Amount', nullable: true }),
+    callbackUrl: t.exposeString('callbackUrl', { description: 'Where payers go afterwards; null ends on a receipt.', nullable: true }),
+    active: t.exposeBoolean('active', { description: 'False hides the link (404).' }),
+    createdAt: t.expose('createdAt', { description: 'When the link was created.', type: 'DateTime' }),
   }),
 });
 
 const CreatePaymentLinkInput = builder.inputType('CreatePaymentLinkInput', {
+  description: 'A new payment link.',
   fields: (t) => ({
-    projectId: t.id({ required: true }),
+    projectId: t.id({ description: 'The project UUID.', required: true }),
     slug: t.string({ required: true, description: '[a-z0-9-]{3,64}, unique across all projects.' }),
-    title: t.string({ required: true }),
-    description: t.string(),
+    title: t.string({ description: 'The title payers see.', required: true }),
+    description: t.string({ description: 'A description payers see.' }),
     amount: t.field({ type: 'Amount', description: 'A fixed amount; omit to let the payer choose within minAmount..maxAmount.' }),
-    minAmount: t.field({ type: 'Amount' }),
-    maxAmount: t.field({ type: 'Amount' }),
+    minAmount: t.field({ description: 'The smallest amount a payer may choose (without a fixed amount).', type: 'Amount' }),
+    maxAmount: t.field({ description: 'The largest amount a payer may choose.', type: 'Amount' }),
     callbackUrl: t.string({ description: 'Where the payer goes afterwards; without one the page ends on a receipt.' }),
   }),
 });
 
 builder.mutationField('createPaymentLink', (t) =>
   t.prismaField({
+    description: 'Creates a payment link. Merchant key. 409 slug_taken when the slug is used.',
     type: 'PaymentLink',
     authScopes: { merchant: true },
-    args: { input: t.arg({ type: CreatePaymentLinkInput, required: true }) },
+    args: { input: t.arg({ description: 'The link to create.', type: CreatePaymentLinkInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const link = await createPaymentLink(ctx.deps, ctx.actor, input);
       return ctx.deps.prisma.paymentLink.findUniqueOrThrow({ ...query, where: { id: link.id } });

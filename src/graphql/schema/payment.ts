@@ -5,65 +5,78 @@ import { checkoutUrl, verifyResult, type VerifyResult } from '../../domain/payme
 import { PAYMENT_STATUSES } from '../../domain/payments/types.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
+import { pageWithinScope } from '../cursor-scope.js';
+import { NodeRef } from './node.js';
 
-export const PaymentStatus = builder.enumType('PaymentStatus', { values: PAYMENT_STATUSES });
+export const PaymentStatus = builder.enumType('PaymentStatus', {
+  description: 'Where a payment stands. Only `pending` can change, except that an `expired` payment can still be confirmed inside its late window.',
+  values: {
+    pending: { description: 'Waiting for the transfer; the checkout page shows the card.' },
+    confirmed: { description: 'The deposit matched (or the merchant confirmed by hand). Fulfil after verify.' },
+    expired: { description: 'The time limit passed with no matching deposit; a late deposit inside the late window still confirms it.' },
+    rejected: { description: 'The merchant rejected it (`rejectPayment`).' },
+    canceled: { description: 'The payer gave up on the checkout page.' },
+  } satisfies Record<(typeof PAYMENT_STATUSES)[number], { description: string }>,
+});
 
 export const PaymentRef = builder.prismaObject('Payment', {
-  description: 'SPEC 2.1. Ids are the same UUIDs as in REST.',
+  description: 'A card-to-card payment: the amount to transfer, to which card, and how it ended. Ids are the same UUIDs as in REST.',
+  interfaces: [NodeRef],
   fields: (t) => ({
-    id: t.exposeID('id'),
-    status: t.field({ type: PaymentStatus, select: { status: true }, resolve: (p) => p.status as (typeof PAYMENT_STATUSES)[number] }),
-    amountRequested: t.expose('amountRequested', { type: 'Amount' }),
-    amountFinal: t.expose('amountFinal', { type: 'Amount' }),
-    code: t.exposeInt('code'),
-    amountMode: t.exposeString('amountMode'),
-    orderId: t.exposeString('orderId', { nullable: true }),
-    description: t.exposeString('description', { nullable: true }),
-    token: t.exposeString('token'),
-    checkoutUrl: t.string({ select: { token: true }, resolve: (p, _a, ctx) => checkoutUrl(ctx.deps.config.publicBaseUrl, p.token) }),
-    callbackUrl: t.exposeString('callbackUrl', { nullable: true }),
-    reviewRequired: t.exposeBoolean('reviewRequired'),
-    reviewReason: t.exposeString('reviewReason', { nullable: true }),
-    confirmationSource: t.exposeString('confirmationSource', { nullable: true }),
-    confirmedAt: t.expose('confirmedAt', { type: 'DateTime', nullable: true }),
-    verifiedAt: t.expose('verifiedAt', { type: 'DateTime', nullable: true }),
-    verifyCount: t.exposeInt('verifyCount'),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-    payerPhone: t.exposeString('payerPhone', { nullable: true }),
-    payerCardLast4: t.exposeString('payerCardLast4', { nullable: true }),
-    payerTrackingNumber: t.exposeString('payerTrackingNumber', { nullable: true }),
-    payerReportedPaidAt: t.expose('payerReportedPaidAt', { type: 'DateTime', nullable: true }),
-    metadata: t.field({ type: 'JSONObject', nullable: true, select: { metadata: true }, resolve: (p) => p.metadata ?? null }),
-    sandbox: t.exposeBoolean('sandbox'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    id: t.exposeID('id', { description: 'The payment UUID, as in REST and in the callback’s `service_ref`.' }),
+    status: t.field({ description: 'The payment’s state.', type: PaymentStatus, select: { status: true }, resolve: (p) => p.status as (typeof PAYMENT_STATUSES)[number] }),
+    amountRequested: t.expose('amountRequested', { description: 'The amount the merchant asked for, in rials.', type: 'Amount' }),
+    amountFinal: t.expose('amountFinal', { description: 'The exact amount the payer must transfer, in rials: `amountRequested` + `code`.', type: 'Amount' }),
+    code: t.exposeInt('code', { description: 'Rials added to the requested amount so that payments of one size stay distinguishable (a multiple of 10).' }),
+    amountMode: t.exposeString('amountMode', { description: 'How the final amount is made; `unique_code`.' }),
+    orderId: t.exposeString('orderId', { description: 'The merchant’s order identifier, as sent at creation.', nullable: true }),
+    description: t.exposeString('description', { description: 'Shown to the payer on the checkout page.', nullable: true }),
+    token: t.exposeString('token', { description: 'The payment token: addresses the checkout view and page, and comes back as `service_token` on the callback.' }),
+    checkoutUrl: t.string({ description: 'The hosted checkout page to send the payer to: PUBLIC_BASE_URL/pay/{token}.', select: { token: true }, resolve: (p, _a, ctx) => checkoutUrl(ctx.deps.config.publicBaseUrl, p.token) }),
+    callbackUrl: t.exposeString('callbackUrl', { description: 'Where the payer is sent once the payment is final, with the service_* parameters added.', nullable: true }),
+    reviewRequired: t.exposeBoolean('reviewRequired', { description: 'True when a deposit needs the merchant’s decision (see `reviewReason`).' }),
+    reviewReason: t.exposeString('reviewReason', { description: 'Why the payment needs review: amount_without_code, ambiguous_deposit or payer_reported_no_deposit.', nullable: true }),
+    confirmationSource: t.exposeString('confirmationSource', { description: 'How it was confirmed: auto_sms (a bank SMS or a simulated deposit) or manual.', nullable: true }),
+    confirmedAt: t.expose('confirmedAt', { description: 'When the payment was confirmed.', type: 'DateTime', nullable: true }),
+    verifiedAt: t.expose('verifiedAt', { description: 'When verify first saw the payment confirmed.', type: 'DateTime', nullable: true }),
+    verifyCount: t.exposeInt('verifyCount', { description: 'How many times verify was called.' }),
+    expiresAt: t.expose('expiresAt', { description: 'When a pending payment expires (creation + the project’s time limit).', type: 'DateTime' }),
+    payerPhone: t.exposeString('payerPhone', { description: 'The payer’s phone, if given.', nullable: true }),
+    payerCardLast4: t.exposeString('payerCardLast4', { description: 'The last four digits of the payer’s card, as reported or simulated.', nullable: true }),
+    payerTrackingNumber: t.exposeString('payerTrackingNumber', { description: 'The bank tracking number the payer reported.', nullable: true }),
+    payerReportedPaidAt: t.expose('payerReportedPaidAt', { description: 'When the payer reported the transfer on the checkout page.', type: 'DateTime', nullable: true }),
+    metadata: t.field({ description: 'The merchant’s metadata, exactly as sent at creation.', type: 'JSONObject', nullable: true, select: { metadata: true }, resolve: (p) => p.metadata ?? null }),
+    sandbox: t.exposeBoolean('sandbox', { description: 'True for a payment of a sandbox project (simulated deposits only).' }),
+    createdAt: t.expose('createdAt', { description: 'When the payment was created.', type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { description: 'When the payment last changed.', type: 'DateTime' }),
   }),
 });
 
 const VerifyResultRef = builder.objectRef<VerifyResult>('VerifyResult').implement({
-  description: 'SPEC 2.2. Fulfil the order only when `verified` is true.',
+  description: 'The answer of verify. Fulfil the order only when `verified` is true.',
   fields: (t) => ({
-    id: t.exposeID('id'),
-    status: t.field({ type: PaymentStatus, resolve: (v) => v.status as (typeof PAYMENT_STATUSES)[number] }),
-    verified: t.exposeBoolean('verified'),
-    alreadyVerified: t.exposeBoolean('alreadyVerified'),
-    orderId: t.exposeString('orderId', { nullable: true }),
-    amountRequested: t.expose('amountRequested', { type: 'Amount' }),
-    amountFinal: t.expose('amountFinal', { type: 'Amount' }),
-    confirmedAt: t.field({ type: 'DateTime', nullable: true, resolve: (v) => (v.confirmedAt ? new Date(v.confirmedAt) : null) }),
-    confirmationSource: t.exposeString('confirmationSource', { nullable: true }),
-    payerCardLast4: t.exposeString('payerCardLast4', { nullable: true }),
-    sandbox: t.exposeBoolean('sandbox'),
+    id: t.exposeID('id', { description: 'The payment UUID.' }),
+    status: t.field({ description: 'The payment’s state now.', type: PaymentStatus, resolve: (v) => v.status as (typeof PAYMENT_STATUSES)[number] }),
+    verified: t.exposeBoolean('verified', { description: 'True exactly when the payment is confirmed: the order may be fulfilled.' }),
+    alreadyVerified: t.exposeBoolean('alreadyVerified', { description: 'True when an earlier verify already saw the payment confirmed.' }),
+    orderId: t.exposeString('orderId', { description: 'The merchant’s order identifier.', nullable: true }),
+    amountRequested: t.expose('amountRequested', { description: 'The requested amount, in rials.', type: 'Amount' }),
+    amountFinal: t.expose('amountFinal', { description: 'The amount transferred, in rials.', type: 'Amount' }),
+    confirmedAt: t.field({ description: 'When the payment was confirmed.', type: 'DateTime', nullable: true, resolve: (v) => (v.confirmedAt ? new Date(v.confirmedAt) : null) }),
+    confirmationSource: t.exposeString('confirmationSource', { description: 'auto_sms or manual.', nullable: true }),
+    payerCardLast4: t.exposeString('payerCardLast4', { description: 'The last four digits of the payer’s card, when known.', nullable: true }),
+    sandbox: t.exposeBoolean('sandbox', { description: 'True for a sandbox payment.' }),
   }),
 });
 
 const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
+  description: 'A new payment: the amount and where the payer returns to.',
   fields: (t) => ({
     amount: t.field({ type: 'Amount', required: true, description: 'Rials, 10,000..1,000,000,000.' }),
     callbackUrl: t.string({ required: true, description: 'https; its host must be allowed when the project lists hosts.' }),
-    orderId: t.string(),
-    description: t.string(),
-    payerPhone: t.string(),
+    orderId: t.string({ description: 'Your order identifier, 1..64 characters; returned in verify and webhooks.' }),
+    description: t.string({ description: 'At most 300 characters; shown to the payer.' }),
+    payerPhone: t.string({ description: '10..20 characters.' }),
     metadata: t.field({ type: 'JSONObject', description: 'Up to 20 keys; returned exactly as sent.' }),
   }),
 });
@@ -84,7 +97,7 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { project: true },
     description: 'Null for an id the caller cannot see.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: 'The payment UUID.', required: true }) },
     resolve: async (query, _root, { id }, ctx) => {
       try {
         const payment = await getPayment(ctx.deps, ctx.actor, String(id));
@@ -101,22 +114,37 @@ builder.queryFields((t) => ({
     authScopes: { project: true },
     description: 'Newest first (createdAt, then id, descending); `from`/`to` inclusive.',
     args: {
-      status: t.arg({ type: PaymentStatus }),
-      orderId: t.arg.string(),
-      from: t.arg({ type: 'DateTime' }),
-      to: t.arg({ type: 'DateTime' }),
+      status: t.arg({ description: 'Only payments in this state.', type: PaymentStatus }),
+      orderId: t.arg.string({ description: 'Only payments with this order identifier.' }),
+      from: t.arg({ description: 'Created at or after this time.', type: 'DateTime' }),
+      to: t.arg({ description: 'Created at or before this time.', type: 'DateTime' }),
     },
     totalCount: (_parent, args, ctx) => ctx.deps.prisma.payment.count({ where: paymentsFilteredFor(ctx.actor, filterOf(args)) }),
-    resolve: (query, _root, args, ctx) =>
-      ctx.deps.prisma.payment.findMany({ ...query, where: paymentsFilteredFor(ctx.actor, filterOf(args)), orderBy: paymentOrder }),
+    resolve: (query, _root, args, ctx) => {
+      const where = paymentsFilteredFor(ctx.actor, filterOf(args));
+      // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
+      return pageWithinScope(query, (id) => ctx.deps.prisma.payment.count({ where: { AND: [where, { id }] } }), () =>
+        ctx.deps.prisma.payment.findMany({ ...query, where, orderBy: paymentOrder }),
+      );
+    },
+  }, {
+    // The prisma plugin's own totalCount field, described: the marker keeps its count-only shortcut.
+    fields: (c) => ({
+      totalCount: c.int({
+        description: 'How many payments match the filters, over all pages.',
+        extensions: { pothosPrismaTotalCount: true },
+        resolve: (connection) => (connection as { totalCount?: () => number | Promise<number> }).totalCount?.() ?? 0,
+      }),
+    }),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createPayment: t.prismaField({
+    description: 'Creates a payment on one of the project’s cards and reserves its fee. Fails with no_card_available (503 in REST), merchant_credit_exhausted or callback_host_not_allowed.',
     type: 'Payment',
     authScopes: { project: true },
-    args: { input: t.arg({ type: CreatePaymentInput, required: true }) },
+    args: { input: t.arg({ description: 'The payment to create.', type: CreatePaymentInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const result = await createPayment(ctx.deps, ctx.actor, input);
       if (result.replayed) throw new Error('unreachable: no idempotency key over GraphQL');
@@ -124,27 +152,30 @@ builder.mutationFields((t) => ({
     },
   }),
   verifyPayment: t.field({
+    description: 'Idempotent check of the result; call it after the callback or a webhook and fulfil only when `verified` is true.',
     type: VerifyResultRef,
     authScopes: { project: true },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ description: 'The payment UUID (the callback’s `service_ref`).', required: true }) },
     resolve: async (_root, { id }, ctx) => {
       const { payment, alreadyVerified } = await verifyPayment(ctx.deps, ctx.actor, String(id));
       return verifyResult(payment, alreadyVerified);
     },
   }),
   rejectPayment: t.prismaField({
+    description: 'Rejects a pending payment; sends payment.rejected with the reason.',
     type: 'Payment',
     authScopes: { project: true },
-    args: { id: t.arg.id({ required: true }), reason: t.arg.string({ required: true }) },
+    args: { id: t.arg.id({ description: 'The payment UUID.', required: true }), reason: t.arg.string({ description: '1..300 characters, sent in the webhook.', required: true }) },
     resolve: async (query, _root, { id, reason }, ctx) => {
       const payment = await rejectPayment(ctx.deps, ctx.actor, String(id), reason);
       return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: payment.id } });
     },
   }),
   confirmPaymentManually: t.prismaField({
+    description: 'Confirms by hand a pending payment, or an expired one inside its late window (confirmationSource manual).',
     type: 'Payment',
     authScopes: { project: true },
-    args: { id: t.arg.id({ required: true }), note: t.arg.string() },
+    args: { id: t.arg.id({ description: 'The payment UUID.', required: true }), note: t.arg.string({ description: 'Why, for your records.' }) },
     resolve: async (query, _root, { id, note }, ctx) => {
       const payment = await confirmPaymentManually(ctx.deps, ctx.actor, String(id), note);
       return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: payment.id } });

@@ -1,0 +1,23 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** `npm run bench -- <scenario>`: each scenario is its own script, run in a fresh process with its own database. */
+const SCENARIOS: Record<string, { file: string; what: string }> = {
+  'create-payment': { file: 'create-payment.ts', what: 'REST hot paths under 32 connections (appends to bench/RESULTS.md)' },
+  'expiry-lateness': { file: 'expiry-lateness.ts', what: '1,000 payments expiring in one second, one worker: lateness p50/p99/max' },
+  'deposit-webhook': { file: 'deposit-webhook.ts', what: '50 deposits/s for 60 s: deposit → webhook p50/p99, backlog at the end' },
+  fairness: { file: 'fairness.ts', what: "merchant B's webhooks while A's 9 s endpoint has 40 events queued" },
+  'sse-memory': { file: 'sse-memory.ts', what: '2,000 SSE subscriptions opened and closed: heap after GC vs before, listeners left' },
+};
+
+const name = process.argv[2];
+const scenario = name ? SCENARIOS[name] : undefined;
+if (!scenario) {
+  const list = Object.entries(SCENARIOS).map(([n, s]) => `  ${n.padEnd(16)} ${s.what}`).join('\n');
+  console.error(`${name ? `unknown scenario "${name}"` : 'name a scenario'}: npm run bench -- <scenario>\n${list}`);
+  process.exit(2);
+}
+const file = path.join(path.dirname(fileURLToPath(import.meta.url)), scenario.file);
+const run = spawnSync(process.execPath, ['--import', 'tsx', file, ...process.argv.slice(3)], { stdio: 'inherit' });
+process.exit(run.status ?? 1);

@@ -1,0 +1,204 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { ensureDatabase, freePort, startEmbeddedPostgres } from '../src/db/embedded.js';
+import { migrate } from '../src/db/migrate.js';
+import { operatorActor } from '../src/domain/auth/actor.js';
+import { createMerchant } from '../src/domain/merchants/merchants.js';
+import { createLogger } from '../src/logger.js';
+import { startRuntime, type Runtime } from '../src/runtime.js';
+
+export const SECRET_KEY = 'bench-secret-key-0123456789abcdef0123456789';
+export const CALLBACK = 'https://shop.example.com/return';
+
+/** The environment of every process of a background benchmark. */
+export function benchEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: databaseUrl,
+    SECRET_KEY,
+    PORT: '0',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    // The per-key limit would turn a benchmark of background work into one of the limiter.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    ...extra,
+  };
+}
+
+export type BenchSetup = {
+  databaseUrl: string;
+  /** The API in this process (role api: it runs no jobs), for seeding and requests. */
+  api: Runtime;
+  baseUrl: string;
+  dbLabel: string;
+  stop: () => Promise<void>;
+};
+
+/**
+ * A throwaway embedded Postgres (fsync on, as in production) or DATABASE_URL's, migrated, with the
+ * API in this process. Workers run apart: `spawnWorker`, so the one worker process measured has its
+ * own event loop.
+ */
+export async function startBench(env: Record<string, string> = {}): Promise<BenchSetup> {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  let databaseUrl = process.env.DATABASE_URL;
+  let dbLabel = 'DATABASE_URL';
+  if (!databaseUrl) {
+    const tempDir = await mkdtemp(path.join(os.tmpdir(), 'gateway-bench-'));
+    cleanups.push(() => rm(tempDir, { recursive: true, force: true }));
+    // BENCH_FSYNC=off compares against a database that never waits for the disk.
+    const fast = process.env.BENCH_FSYNC === 'off';
+    const server = await startEmbeddedPostgres({ dir: path.join(tempDir, 'pg'), port: await freePort(), fast });
+    cleanups.push(() => server.stop());
+    databaseUrl = await ensureDatabase(server.serverUrl, 'gateway_bench');
+    dbLabel = fast ? 'embedded PostgreSQL, fsync and synchronous_commit off' : 'embedded PostgreSQL, fsync and synchronous_commit on';
+  }
+  await migrate(databaseUrl);
+  const config = loadConfig(benchEnv(databaseUrl, env));
+  const api = await startRuntime({ config, databaseUrl, secretKey: SECRET_KEY, role: 'api', log: createLogger(config.logLevel), port: 0, host: '127.0.0.1' });
+  cleanups.push(() => api.stop());
+  return {
+    databaseUrl,
+    api,
+    baseUrl: `http://127.0.0.1:${api.http!.port}`,
+    dbLabel,
+    stop: async () => {
+      for (const c of cleanups.reverse()) await c();
+    },
+  };
+}
+
+/** One worker process (`npm run start:worker`), resolved once it says it runs. */
+export async function spawnWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'worker'], {
+    env: { ...process.env, ...benchEnv(databaseUrl, env) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('worker running')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited (${code}) before it ran: ${out}`)));
+  });
+  return {
+    child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function call<T = any>(baseUrl: string, method: string, urlPath: string, token: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as T & { errors?: unknown[] };
+  if (!res.ok || json?.errors?.length) throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+export const gql = <T = any>(baseUrl: string, token: string, query: string, variables: Record<string, unknown> = {}) =>
+  call<{ data: T }>(baseUrl, 'POST', '/graphql', token, { query, variables }).then((r) => r.data);
+
+/** A merchant (operator-made) with one project and a card; `deviceToken` set for a live project. */
+export async function seedShop(setup: BenchSetup, opts: { sandbox: boolean; settings?: Record<string, unknown>; webhookUrl?: string; credit?: number }) {
+  const { merchantKey } = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench merchant', credit: opts.credit ?? 0 });
+  const { createProject } = await gql(setup.baseUrl, merchantKey, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id } } }', {
+    input: { name: 'Bench shop', sandbox: opts.sandbox, ...opts.settings },
+  });
+  const projectId = createProject.project.id as string;
+  let deviceToken: string | undefined;
+  let deviceId: string | undefined;
+  if (!opts.sandbox) {
+    const d = await gql(setup.baseUrl, merchantKey, 'mutation { createDevice(input: { name: "Phone" }) { token device { id } } }');
+    deviceToken = d.createDevice.token;
+    deviceId = d.createDevice.device.id;
+    await call(setup.baseUrl, 'POST', '/v1/device/heartbeat', deviceToken!);
+  }
+  await gql(setup.baseUrl, merchantKey, 'mutation($input: CreateCardInput!) { createCard(input: $input) { id } }', {
+    input: { projectId, deviceId, bankCode: 'mellat', cardNumber: '6104337812345678', accountNumber: '1234567890', holderName: 'Bench shop' },
+  });
+  if (opts.webhookUrl) {
+    await gql(setup.baseUrl, merchantKey, 'mutation($p: ID!, $u: String!) { setWebhookEndpoint(projectId: $p, url: $u) { secret } }', { p: projectId, u: opts.webhookUrl });
+  }
+  return { merchantKey, projectId, apiKey: createProject.apiKey as string, deviceToken };
+}
+
+/** Runs `task(i)` for i in 0..count-1, `lanes` at a time. */
+export async function inLanes(count: number, lanes: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: lanes }, async () => {
+    while (next < count) await task(next++);
+  }));
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** The machine and software, for the figures' heading. */
+export function machine(dbLabel: string): string {
+  const cpus = os.cpus();
+  const nproc = (() => {
+    try {
+      return execFileSync('nproc', { encoding: 'utf8' }).trim();
+    } catch {
+      return String(cpus.length);
+    }
+  })();
+  // Other work on the machine moves these figures: the load average says how much there was.
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  return `${cpus[0]?.model ?? 'unknown CPU'}, nproc ${nproc}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, load average ${load}; Node ${process.version}; ${dbLabel}`;
+}
+
+export type Hit = { at: number; path: string; json: { paymentId?: string; event?: string } | null };
+
+/** A local webhook receiver: `delayMs(path)` decides how long each answer takes (200 after it). */
+export async function startReceiver(delayMs: (path: string) => number = () => 0) {
+  const hits: Hit[] = [];
+  const open = new Map<string, number>();
+  const peak = new Map<string, number>();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const path = req.url ?? '';
+      let json: Hit['json'] = null;
+      try {
+        json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        json = null;
+      }
+      hits.push({ at: Date.now(), path, json });
+      open.set(path, (open.get(path) ?? 0) + 1);
+      peak.set(path, Math.max(peak.get(path) ?? 0, open.get(path)!));
+      setTimeout(() => {
+        open.set(path, open.get(path)! - 1);
+        if (!res.destroyed) res.writeHead(200).end('ok');
+      }, delayMs(path));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    hits,
+    peak,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

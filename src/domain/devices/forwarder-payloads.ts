@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { parseInput } from '../validation.js';
+
+/**
+ * The webhook bodies of Android SMS forwarder apps, normalised to our own `{sender, body,
+ * receivedAt}` so a merchant needs no custom app. Each schema names the source file it was read
+ * from; docs/forwarders.md has the set-up per app. Our own shape (or anything no app claims) is
+ * passed through untouched, so its validation errors name our fields.
+ */
+export type ForwardedSms = { sender: string; body: string; receivedAt: string };
+export type ForwarderApp = 'gateway' | 'sms-forwarder' | 'incoming-sms-gateway' | 'sms-gateway-android';
+export type Forwarded =
+  | { kind: 'single'; app: ForwarderApp; message: unknown }
+  | { kind: 'batch'; app: ForwarderApp; messages: ForwardedSms[] }
+  | { kind: 'ping'; app: ForwarderApp }
+  | { kind: 'other_event'; app: ForwarderApp; event: string };
+
+// Epoch numbers: 13 digits are milliseconds (Java's currentTimeMillis), 10 are seconds.
+const MS_EPOCH_MIN = 1e12;
+const S_EPOCH_MIN = 1e9;
+// A date-time without an offset is local time on a phone we cannot see; only explicit offsets count.
+const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** An instant from an epoch (ms or s, number or digits) or a date-time with an offset; else undefined. */
+export function instantOf(value: unknown): string | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{9,14}$/.test(value.trim()) ? Number(value) : NaN;
+  if (Number.isFinite(n) && n >= S_EPOCH_MIN) return new Date(n >= MS_EPOCH_MIN ? n : n * 1000).toISOString();
+  if (typeof value !== 'string' || !WITH_OFFSET.test(value.trim())) return undefined;
+  const t = Date.parse(value.trim().replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
+}
+
+const stamp = z.union([z.number(), z.string()]).optional();
+const text = (name: string) => z.string({ message: `must be a string: the SMS ${name}` });
+
+// pppscn/SmsForwarder app/src/main/java/com/idormy/sms/forwarder/utils/sender/WebhookUtils.kt:
+// POST form `from=[from]&content=[content]&timestamp=[timestamp]` (+ `sign`) by default, or the
+// user's `webParams` template as JSON/form; `[timestamp]` is the send time in ms, `[org_content]`
+// the bare SMS, `[receive_time:<SimpleDateFormat>]` the receive time in the phone's zone.
+const smsForwarder = z.object({
+  from: text('sender'),
+  content: z.string().optional(),
+  org_content: z.string().optional(),
+  receive_time: z.string().optional(),
+  timestamp: stamp,
+});
+
+// Its default `content` is a template (MsgInfo.kt getContentForSend): from, SMS, SIM, "SubId：n",
+// receive time, device name. Only that exact layout is cut back to the SMS lines.
+const SUB_ID_LINE = /^SubId[：:]\s*-?\d+$/;
+const LOCAL_TIME_LINE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+export function stripSmsForwarderTemplate(from: string, content: string): string {
+  const lines = content.split('\n');
+  const subId = lines.findIndex((l, i) => i >= 3 && SUB_ID_LINE.test(l.trim()));
+  if (lines[0]?.trim() !== from.trim() || subId < 0 || !LOCAL_TIME_LINE.test(lines[subId + 1]?.trim() ?? '')) return content;
+  return lines.slice(1, subId - 1).join('\n');
+}
+
+// bogkonstantin/android_income_sms_gateway_webhook ForwardingConfig.java getDefaultJsonTemplate
+// and Request.java: JSON (application/json; charset=utf-8) `{from, text, sentStamp, receivedStamp,
+// sim}`, stamps as bare ms numbers (older README samples quote them as strings).
+const incomingSmsGateway = z.object({ from: text('sender'), text: text('text'), sentStamp: stamp, receivedStamp: stamp, sim: z.unknown().optional() });
+
+// capcom6/android-sms-gateway modules/webhooks/domain/WebHookEventDTO.kt, payload/SmsEventPayload.kt,
+// payload/SmsBatchReceivedPayload.kt, extensions/GsonBuilder.kt (dates `yyyy-MM-dd'T'HH:mm:ss.SSSXXX`):
+// `{id, webhookId, event, deviceId, payload}`; `sms:received` payload `{messageId, message,
+// phoneNumber, simNumber, receivedAt}`, `sms:batch:received` payload `{messages: [...]}`.
+const capcomSms = z.object({ messageId: z.string().optional(), message: text('text'), phoneNumber: text('sender'), receivedAt: z.string().optional() });
+const capcomEvent = z.object({ event: z.string(), deviceId: z.string().optional(), payload: z.unknown() });
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const has = (o: Record<string, unknown>, ...keys: string[]) => keys.every((k) => k in o);
+
+/** Validates with the app's own field names; the bodies' text is checked later by our own schema. */
+function check<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  return result.success ? result.data : parseInput(schema, input);
+}
+
+const capcomToSms = (m: z.output<typeof capcomSms>, now: Date): ForwardedSms => ({ sender: m.phoneNumber, body: m.message, receivedAt: instantOf(m.receivedAt) ?? now.toISOString() });
+
+function fromCapcom(input: unknown, now: Date): Forwarded {
+  const app = 'sms-gateway-android';
+  // The whole event is checked with its payload's schema, so an error names `payload.message`.
+  const { event } = check(capcomEvent, input);
+  if (event === 'sms:received') return { kind: 'single', app, message: capcomToSms(check(capcomEvent.extend({ payload: capcomSms }), input).payload, now) };
+  if (event === 'sms:batch:received') {
+    const { payload } = check(capcomEvent.extend({ payload: z.object({ messages: z.array(capcomSms) }) }), input);
+    return { kind: 'batch', app, messages: payload.messages.map((m) => capcomToSms(m, now)) };
+  }
+  return event === 'system:ping' ? { kind: 'ping', app } : { kind: 'other_event', app, event };
+}
+
+/**
+ * Which app sent `input` and the SMS in it. `now` stands in for a receive time the app did not
+ * send (or sent without a time zone): the duplicate rule then cannot see a resend, but the bank
+ * reference check still can.
+ */
+export function normaliseForwarderBody(input: unknown, now = new Date()): Forwarded {
+  if (!isRecord(input) || 'sender' in input) return { kind: 'single', app: 'gateway', message: input };
+  if (has(input, 'event', 'payload')) return fromCapcom(input, now);
+  if (has(input, 'from', 'text')) {
+    const m = check(incomingSmsGateway, input);
+    const receivedAt = instantOf(m.receivedStamp) ?? instantOf(m.sentStamp) ?? now.toISOString();
+    return { kind: 'single', app: 'incoming-sms-gateway', message: { sender: m.from, body: m.text, receivedAt } };
+  }
+  if ('from' in input && ('content' in input || 'org_content' in input)) {
+    const m = check(smsForwarder, input);
+    const body = m.org_content || stripSmsForwarderTemplate(m.from, m.content ?? '');
+    const receivedAt = instantOf(m.receive_time) ?? instantOf(m.timestamp) ?? now.toISOString();
+    return { kind: 'single', app: 'sms-forwarder', message: { sender: m.from, body, receivedAt } };
+  }
+  return { kind: 'single', app: 'gateway', message: input };
+}
+
+/** The apps' bodies as documented in the OpenAPI document (the capcom6 event with its SMS payload). */
+export const forwarderBodySchemas = {
+  smsForwarder,
+  incomingSmsGateway,
+  smsGatewayAndroid: capcomEvent.extend({ id: z.string().optional(), webhookId: z.string().optional(), payload: capcomSms }),
+};

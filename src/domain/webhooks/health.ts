@@ -1,0 +1,46 @@
+import type { Tx } from '../../db/prisma.js';
+import type { Deps } from '../deps.js';
+
+/** Svix and Stripe disable an endpoint whose every attempt has failed for 5 days. */
+export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
+const RECENT_MS = 24 * 60 * 60 * 1000;
+
+/** What one attempt's outcome does to its endpoint's health: a pure decision, so it is unit-testable. */
+export function nextHealth(endpoint: { active: boolean; failingSince: Date | null }, ok: boolean, at: Date) {
+  if (ok) return { failingSince: null, disable: false };
+  const failingSince = endpoint.failingSince ?? at;
+  return { failingSince, disable: endpoint.active && at.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS };
+}
+
+/**
+ * Records an attempt's outcome on its endpoint, in the attempt's transaction. A success clears the
+ * failing streak; a failure starts it, and a streak of 5 days disables the endpoint: no new
+ * deliveries are queued for it and pending ones stop, until setWebhookEndpoint re-enables it.
+ */
+export async function recordEndpointOutcome(tx: Tx, endpointId: string, ok: boolean, at: Date): Promise<void> {
+  const endpoint = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { active: true, failingSince: true } });
+  const next = nextHealth(endpoint, ok, at);
+  if (!next.disable && (next.failingSince?.getTime() ?? null) === (endpoint.failingSince?.getTime() ?? null)) return;
+  await tx.webhookEndpoint.update({
+    where: { id: endpointId },
+    data: next.disable
+      ? {
+          failingSince: next.failingSince,
+          active: false,
+          disabledAt: at,
+          disabledReason: `Every delivery attempt failed for 5 days (since ${next.failingSince!.toISOString()}).`,
+        }
+      : { failingSince: next.failingSince },
+  });
+}
+
+/** The share of the endpoint's attempts in the last 24 h that got a 2xx; null when there were none. */
+export async function recentSuccess(deps: Pick<Deps, 'prisma'>, endpointId: string, now = new Date()) {
+  const since = new Date(now.getTime() - RECENT_MS);
+  const [row] = await deps.prisma.$queryRaw<{ attempts: bigint; succeeded: bigint }[]>`
+    SELECT count(*) AS attempts, count(*) FILTER (WHERE a.response_status BETWEEN 200 AND 299) AS succeeded
+    FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+    WHERE d.endpoint_id = ${endpointId}::uuid AND d.last_attempt_at > ${since} AND a.started_at > ${since}`;
+  const attempts = Number(row?.attempts ?? 0);
+  return { attempts, rate: attempts === 0 ? null : Number(row!.succeeded) / attempts };
+}

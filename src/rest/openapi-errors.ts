@@ -1,0 +1,54 @@
+import { errorExample } from './openapi-schemas.js';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
+
+const ERROR_RESPONSES: Record<ErrorStatus, [name: string, description: string, examples: Record<string, ReturnType<typeof errorExample>>]> = {
+  400: ['BadRequest', 'The body is not JSON, or a field breaks a rule (`details.fields` names each one).', {
+    invalid_request: errorExample('invalid_request', 'The request is invalid.', { fields: [{ field: 'amount', message: 'must be at least 10000' }] }),
+    invalid_json: errorExample('invalid_json', 'The request body is not valid JSON.'),
+  }],
+  401: ['Unauthorized', 'The credential is missing, malformed, unknown, revoked or of the wrong kind.', {
+    unauthorized: errorExample('unauthorized', 'A valid credential is required: Authorization: Bearer <key>.'),
+  }],
+  402: ['PaymentRequired', 'The merchant’s available credit is below this payment’s fee; nothing was created.', {
+    merchant_credit_exhausted: errorExample('merchant_credit_exhausted', "The merchant's credit is used up."),
+  }],
+  403: ['Forbidden', 'The project or merchant is inactive, or (simulation) the project is live.', {
+    project_inactive: errorExample('project_inactive', 'The project is not active.'),
+    merchant_inactive: errorExample('merchant_inactive', 'The merchant is not active.'),
+    sandbox_only: errorExample('sandbox_only', 'This operation is only available on sandbox projects.'),
+  }],
+  404: ['NotFound', 'No such id, token or slug among those the caller may see.', { not_found: errorExample('not_found', 'Not found.') }],
+  409: ['Conflict', 'The payment’s state does not allow this (`details.status`), or an Idempotency-Key was reused with another body.', {
+    invalid_state: errorExample('invalid_state', 'The payment is not pending.', { status: 'confirmed' }),
+    idempotency_conflict: errorExample('idempotency_conflict', 'This Idempotency-Key was used with a different body.'),
+  }],
+  413: ['PayloadTooLarge', 'The body is over 64 KiB.', { payload_too_large: errorExample('payload_too_large', 'The request body is too large.') }],
+  422: ['Unprocessable', 'The callback URL’s host is not among the project’s allowed hosts.', {
+    callback_host_not_allowed: errorExample('callback_host_not_allowed', 'The callback host is not allowed.', { host: 'evil.example.net' }),
+  }],
+  429: ['RateLimited', 'Too many requests; retry after `Retry-After` seconds.', { rate_limited: errorExample('rate_limited', 'Too many requests.') }],
+  500: ['InternalError', 'Something failed inside the service; nothing internal is shown.', { internal_error: errorExample('internal_error', 'Internal error.') }],
+  503: ['NoCardAvailable', 'No card can take this payment; `details.reasons` says why.', {
+    no_card_available: errorExample('no_card_available', 'No card is available.', { reasons: ['device_offline', 'daily_amount_cap_reached'] }),
+  }],
+};
+
+/** One reusable response per error status, with an example of each code it carries. */
+export const responseComponents = Object.fromEntries(
+  Object.entries(ERROR_RESPONSES).map(([status, [name, description, examples]]) => [
+    name,
+    {
+      description,
+      ...(status === '429' ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } } : {}),
+      content: { 'application/json': { schema: ref('Error'), examples } },
+    },
+  ]),
+);
+
+/** The error answers of a route: the statuses it can answer with, and 500. */
+export const errors = (...statuses: ErrorStatus[]) =>
+  Object.fromEntries([...statuses, 500].map((s) => [s, { $ref: `#/components/responses/${ERROR_RESPONSES[s as ErrorStatus][0]}` }]));
+

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { mellatDeposit, parsianDeposit } from '../support/sms.js';
+
+// Evidence before money (CONTRACT "Bank messages and matching"): a deposit that fails a check is
+// held for the merchant (`needs_review` with the reason on the message and on the payment).
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.stop());
+
+const ACCOUNT = '1234567890';
+const PARSIAN_CARD = '6221061234563057';
+
+function send(deviceToken: string, sender: string, body: string, receivedAt = new Date().toISOString()) {
+  return request(app.baseUrl, 'POST', '/v1/device/messages', { token: deviceToken, body: { sender, body, receivedAt } });
+}
+const message = (id: string) => app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id } });
+const payment = (id: string) => app.deps.prisma.payment.findUniqueOrThrow({ where: { id } });
+
+describe.concurrent('evidence checks on real deposits', () => {
+  it('a deposit from a sender that is not a known sender of its bank waits for review, and the payment says why', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 150_000 })).body;
+    const forged = await send(shop.deviceToken!, '+989121234567', mellatDeposit({ account: ACCOUNT, amount: p.amountFinal }));
+    expect(forged.body.status).toBe('needs_review');
+    expect((await message(forged.body.id)).statusReason).toMatch(/not a known sender of mellat/);
+    expect(await payment(p.id)).toMatchObject({ status: 'pending', reviewRequired: true, reviewReason: 'unknown_sender' });
+    const rest = await request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey });
+    expect(rest.body).toMatchObject({ reviewRequired: true, reviewReason: 'unknown_sender' });
+
+    // The merchant confirms after checking the bank; the reviewed message becomes the confirming one.
+    await gqlOk(app.baseUrl, `mutation($id: ID!) { confirmPaymentManually(id: $id, note: "seen in the bank app") { status } }`, { id: p.id }, shop.apiKey);
+    expect(await payment(p.id)).toMatchObject({ status: 'confirmed', confirmationSource: 'manual', confirmedByMessageId: forged.body.id });
+  });
+
+  it('known senders are compared leniently, and a merchant may vouch for one more sender on a card', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+    const a = (await createPaymentRest(app, shop.apiKey, { amount: 160_000 })).body;
+    expect((await send(shop.deviceToken!, 'Bank Mellat', mellatDeposit({ account: ACCOUNT, amount: a.amountFinal }))).body.status).toBe('matched');
+
+    await gqlOk(app.baseUrl, `mutation($id: ID!) { updateCard(id: $id, input: { smsSender: "+98 700 700" }) { smsSender } }`, { id: shop.cardId }, shop.merchantKey);
+    const b = (await createPaymentRest(app, shop.apiKey, { amount: 170_000 })).body;
+    expect((await send(shop.deviceToken!, '98700700', mellatDeposit({ account: ACCOUNT, amount: b.amountFinal }))).body.status).toBe('matched');
+  });
+
+  it('a balance that does not follow from the account’s previous balance waits for review', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+    const first = (await createPaymentRest(app, shop.apiKey, { amount: 180_000 })).body;
+    const second = (await createPaymentRest(app, shop.apiKey, { amount: 190_000 })).body;
+    const third = (await createPaymentRest(app, shop.apiKey, { amount: 210_000 })).body;
+    const opening = 5_000_000n;
+    const afterFirst = opening + BigInt(first.amountFinal);
+    expect((await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: first.amountFinal, balance: afterFirst }))).body.status).toBe('matched');
+    const afterSecond = afterFirst + BigInt(second.amountFinal);
+    expect((await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: second.amountFinal, balance: afterSecond }))).body.status).toBe('matched');
+
+    // A forged SMS copies the format but cannot know the balance.
+    const forged = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: third.amountFinal, balance: 99_000_000 }));
+    expect(forged.body.status).toBe('needs_review');
+    expect((await message(forged.body.id)).statusReason).toMatch(/does not follow from the account's previous balance/);
+    expect(await payment(third.id)).toMatchObject({ status: 'pending', reviewReason: 'balance_mismatch' });
+  });
+
+  it('two phones, a re-send or a backfill of one deposit (same bank reference, account and amount) are one deposit', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { cardNumber: PARSIAN_CARD, bankCode: 'parsian' } });
+    const other = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Second phone" }) { token } }`, {}, shop.merchantKey);
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 220_000 })).body;
+    const body = parsianDeposit({ cardLast4: '3057', amount: p.amountFinal, reference: '770011', balance: 9_000_000 });
+
+    const copies = await Promise.all([
+      send(shop.deviceToken!, 'Parsian', body),
+      send(other.createDevice.token, 'Parsian', body),
+      send(shop.deviceToken!, 'Parsian', body, new Date(Date.now() + 60_000).toISOString()),
+    ]);
+    const statuses = copies.map((c) => c.body.status).sort();
+    expect(statuses).toEqual(['duplicate', 'duplicate', 'matched']);
+    const original = copies.find((c) => c.body.status === 'matched')!.body.id;
+    for (const copy of copies.filter((c) => c.body.status === 'duplicate')) expect((await message(copy.body.id)).duplicateOfId).toBe(original);
+    expect(await payment(p.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: original });
+  });
+
+  it('a deposit only the generic reader understands is never auto-confirmed', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000 });
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 230_000 })).body;
+    const amount = BigInt(p.amountFinal).toLocaleString('en-US');
+    const res = await send(shop.deviceToken!, '+989121234567', `بانک حکمت ایرانیان\nواریز:${amount}\nمانده:9,000,000`);
+    expect(res.body.status).toBe('needs_review');
+    expect(await payment(p.id)).toMatchObject({ status: 'pending', reviewReason: 'unrecognized_format' });
+  });
+});

@@ -1,0 +1,72 @@
+import pg from 'pg';
+
+/**
+ * The money invariants, checked in SQL on one consistent snapshot (REPEATABLE READ): every query
+ * returns the rows that break its rule, so an empty result everywhere means the state is sound.
+ */
+const CHECKS: Record<string, string> = {
+  'a payment confirmed twice, or confirmed without its event': `
+    SELECT p.id FROM payments p
+    LEFT JOIN events e ON e.payment_id = p.id AND e.type = 'payment.confirmed'
+    GROUP BY p.id, p.status HAVING count(e.id) <> (CASE WHEN p.status = 'confirmed' THEN 1 ELSE 0 END)`,
+  'a message confirming two payments': `
+    SELECT confirmed_by_message_id FROM payments WHERE confirmed_by_message_id IS NOT NULL
+    GROUP BY 1 HAVING count(*) > 1`,
+  'a matched message whose payment it did not confirm': `
+    SELECT m.id FROM bank_messages m LEFT JOIN payments p ON p.id = m.payment_id
+    WHERE m.status = 'matched' AND (p.status IS DISTINCT FROM 'confirmed' OR p.confirmed_by_message_id IS DISTINCT FROM m.id)`,
+  'a payment confirmed by a deposit of another amount or another card': `
+    SELECT p.id FROM payments p JOIN bank_messages m ON m.id = p.confirmed_by_message_id
+    WHERE p.confirmation_source = 'auto_sms' AND (m.amount IS DISTINCT FROM p.amount_final OR m.card_id IS DISTINCT FROM p.card_id)`,
+  'two open payments with one amount among the cards one device forwards for': `
+    SELECT c.device_id, p.amount_final FROM payments p JOIN cards c ON c.id = p.card_id
+    WHERE p.late_until > now() AND c.device_id IS NOT NULL
+    GROUP BY 1, 2 HAVING count(*) > 1`,
+  'two live holds with one amount in one scope, or a live hold outside its card’s scope': `
+    SELECT h.payment_id FROM amount_holds h JOIN payments p ON p.id = h.payment_id JOIN cards c ON c.id = p.card_id
+    WHERE h.released_at IS NULL
+      AND (h.scope <> CASE WHEN c.device_id IS NULL THEN 'card:' || c.id ELSE 'device:' || c.device_id END
+           OR EXISTS (SELECT 1 FROM amount_holds o WHERE o.scope = h.scope AND o.amount = h.amount AND o.released_at IS NULL AND o.payment_id <> h.payment_id))`,
+  'a live fee in a state its payment does not allow': `
+    SELECT id FROM payments WHERE NOT sandbox AND NOT (
+         (fee_state = 'reserved' AND status IN ('pending', 'expired'))
+      OR (fee_state = 'debited' AND status = 'confirmed')
+      OR (fee_state = 'released' AND (status IN ('canceled', 'rejected') OR (status = 'expired' AND late_until <= now()))))`,
+  'a fee debited other than exactly once, of the payment’s fee': `
+    SELECT p.id FROM payments p LEFT JOIN credit_ledger_entries l ON l.payment_id = p.id AND l.kind = 'fee'
+    GROUP BY p.id, p.fee_state, p.fee_amount, p.sandbox
+    HAVING count(l.id) <> (CASE WHEN p.fee_state = 'debited' AND p.fee_amount > 0 THEN 1 ELSE 0 END)
+        OR coalesce(-sum(l.amount), 0) <> (CASE WHEN p.fee_state = 'debited' THEN p.fee_amount ELSE 0 END)`,
+  'a merchant whose reserved credit is not the sum of its reserved fees, or whose balance is not its ledger': `
+    SELECT m.id FROM merchants m
+    WHERE m.credit_reserved <> (SELECT coalesce(sum(fee_amount), 0) FROM payments p WHERE p.merchant_id = m.id AND NOT p.sandbox AND p.fee_state = 'reserved')
+       OR m.credit_balance <> (SELECT coalesce(sum(amount), 0) FROM credit_ledger_entries l WHERE l.merchant_id = m.id)`,
+  'a sandbox payment confirmed by a real message, or a live one by a simulation': `
+    SELECT p.id FROM payments p JOIN bank_messages m ON m.id = p.confirmed_by_message_id WHERE m.simulated <> p.sandbox`,
+  'a sandbox payment with a fee': `SELECT id FROM payments WHERE sandbox AND (fee_state <> 'none' OR fee_amount <> 0)`,
+  'a payment confirmed after its late window': `SELECT id FROM payments WHERE confirmed_at > late_until`,
+  'a final state without its event': `
+    SELECT p.id FROM payments p WHERE p.status <> 'pending' AND NOT EXISTS (SELECT 1 FROM events e WHERE e.payment_id = p.id AND e.type = 'payment.' || p.status)
+    UNION ALL
+    SELECT p.id FROM payments p WHERE p.expired_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM events e WHERE e.payment_id = p.id AND e.type = 'payment.expired')`,
+  'an event without its webhook delivery': `
+    SELECT e.id FROM events e JOIN webhook_endpoints w ON w.project_id = e.project_id
+    WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.endpoint_id = w.id)`,
+};
+
+export async function findViolations(databaseUrl: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const broken: string[] = [];
+    for (const [rule, sql] of Object.entries(CHECKS)) {
+      const { rows } = await client.query(sql);
+      if (rows.length > 0) broken.push(`${rule}: ${JSON.stringify(rows.slice(0, 5))}`);
+    }
+    await client.query('COMMIT');
+    return broken;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,179 @@
+import { endOverdueLateWindows, expireOverduePayments, expirePayment } from '../../../src/domain/payments/expiry.js';
+import { gql, request, type HttpResult } from '../harness.js';
+import { mellatDeposit } from '../sms.js';
+import type { Prng } from './prng.js';
+import { heartbeatAll, type SimPayment, type World } from './world.js';
+
+/** A server error anywhere is a failure of the run, whatever the operation: no input may reach a 5xx (503 no_card_available aside, a contract answer). */
+export class ServerFault extends Error {}
+
+function checked(op: string, res: HttpResult): HttpResult {
+  const refusedForCards = res.status === 503 && (res.body as { error?: { code?: string } } | undefined)?.error?.code === 'no_card_available';
+  if (res.status >= 500 && !refusedForCards) throw new ServerFault(`${op}: HTTP ${res.status} ${res.text.slice(0, 300)}`);
+  const errors = (res.body as { errors?: { extensions?: { code?: string } }[] } | undefined)?.errors;
+  if (errors?.some((e) => e.extensions?.code === 'internal_error')) throw new ServerFault(`${op}: ${res.text.slice(0, 300)}`);
+  return res;
+}
+
+const AMOUNTS = [100_000, 200_000, 300_000];
+
+type Op = (w: World, r: Prng) => Promise<string>;
+
+const anyPayment = (w: World, r: Prng): SimPayment | null => (w.payments.length ? r.pick(w.payments) : null);
+
+async function gqlChecked(w: World, op: string, key: string, query: string, variables: Record<string, unknown>) {
+  const res = await gql(w.app.baseUrl, query, variables, key);
+  if (res.errors?.some((e) => e.extensions.code === 'internal_error')) throw new ServerFault(`${op}: ${JSON.stringify(res.errors)}`);
+  return res;
+}
+
+const create: Op = async (w, r) => {
+  const project = r.int(w.projects.length);
+  const p = w.projects[project]!;
+  const amount = r.pick(AMOUNTS);
+  const res = checked('create', await request(w.app.baseUrl, 'POST', '/v1/payments', { token: p.apiKey, body: { amount, callbackUrl: 'https://shop.example.com/r' } }));
+  if (res.status !== 201) return `create p${project} ${amount} → ${res.status} ${res.body?.error?.code}`;
+  const row = await w.app.deps.prisma.payment.findUniqueOrThrow({ where: { id: res.body.id }, select: { cardId: true } });
+  w.payments.push({ id: res.body.id, token: res.body.token, project, card: row.cardId, amountFinal: res.body.amountFinal, amountRequested: res.body.amountRequested });
+  return `create p${project} ${amount} → ${res.body.id} ${res.body.amountFinal}`;
+};
+
+const checkoutAction = (action: 'cancel' | 'report'): Op => async (w, r) => {
+  const p = anyPayment(w, r);
+  if (!p) return `${action}: nothing yet`;
+  const body = action === 'report' ? { payerCardLast4: '1234' } : undefined;
+  const res = checked(action, await request(w.app.baseUrl, 'POST', `/v1/checkout/${p.token}/${action}`, { body }));
+  return `${action} ${p.id} → ${res.status}`;
+};
+
+const projectAction = (action: 'verify' | 'reject'): Op => async (w, r) => {
+  const p = anyPayment(w, r);
+  if (!p) return `${action}: nothing yet`;
+  const key = w.projects[p.project]!.apiKey;
+  const res = checked(action, await request(w.app.baseUrl, 'POST', `/v1/payments/${p.id}/${action}`, { token: key, body: action === 'reject' ? { reason: 'sim' } : {} }));
+  return `${action} ${p.id} → ${res.status}`;
+};
+
+const manualConfirm: Op = async (w, r) => {
+  const p = anyPayment(w, r);
+  if (!p) return 'confirm: nothing yet';
+  const res = await gqlChecked(w, 'manual confirm', w.projects[p.project]!.apiKey, `mutation($id: ID!) { confirmPaymentManually(id: $id, note: "sim") { status } }`, { id: p.id });
+  return `manual confirm ${p.id} → ${res.errors?.[0]?.extensions.code ?? res.data.confirmPaymentManually.status}`;
+};
+
+/** A real bank SMS: exact, base amount, wrong, a re-send, usually from the card's phone, sometimes from another. */
+const realSms: Op = async (w, r) => {
+  const kind = r.weighted({ exact: 6, base: 2, wrong: 1, duplicate: 2 });
+  if (kind === 'duplicate' && w.sent.length > 0) {
+    const again = r.pick(w.sent);
+    const res = checked('sms duplicate', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[again.device]!.token, body: { sender: 'BankMellat', body: again.body, receivedAt: again.receivedAt } }));
+    return `sms re-send on d${again.device} → ${res.status} ${res.body?.status}`;
+  }
+  // Mostly live payments (what real SMS are for), sometimes a sandbox one on a shared phone.
+  const live = w.payments.filter((x) => !w.projects[x.project]!.sandbox);
+  const p = live.length > 0 && r.chance(0.75) ? r.pick(live) : anyPayment(w, r);
+  if (!p) return 'sms: nothing yet';
+  const card = w.cards.find((c) => c.id === p.card)!;
+  const phones = w.devices.map((d, i) => ({ d, i })).filter((x) => x.d.merchant === w.projects[card.project]!.merchant);
+  const device = card.device !== null && r.chance(0.8) ? card.device : r.pick(phones).i;
+  const amount = BigInt(kind === 'base' ? p.amountRequested : kind === 'wrong' ? String(BigInt(p.amountFinal) + 1_000_000n + BigInt(r.int(9)) * 10n) : p.amountFinal);
+  // Balances chain per account, as the bank's would (re-sends and wrong amounts aside).
+  const balance = (w.balances.get(card.account) ?? 50_000_000n) + amount;
+  w.balances.set(card.account, balance);
+  const body = mellatDeposit({ account: card.account, amount, balance: Number(balance) });
+  const receivedAt = new Date().toISOString();
+  w.sent.push({ device, body, receivedAt });
+  const res = checked('sms', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[device]!.token, body: { sender: 'BankMellat', body, receivedAt } }));
+  return `sms ${kind} ${amount} for ${p.id} on d${device} → ${res.status} ${res.body?.status}`;
+};
+
+const simulate: Op = async (w, r) => {
+  const sandboxPayments = w.payments.filter((p) => w.projects[p.project]!.sandbox);
+  if (sandboxPayments.length === 0) return 'simulate: nothing yet';
+  const p = r.pick(sandboxPayments);
+  const outcome = r.weighted({ match: 4, base_amount: 1, wrong_amount: 1 });
+  const res = checked('simulate', await request(w.app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: w.projects[p.project]!.apiKey, body: { paymentId: p.id, outcome } }));
+  return `simulate ${outcome} ${p.id} → ${res.status} ${res.body?.bankMessage?.status ?? res.body?.message?.status ?? res.body?.error?.code ?? ''}`;
+};
+
+/** A live payment's key used on a simulation: always refused (403 sandbox_only). */
+const simulateLive: Op = async (w, r) => {
+  const live = w.payments.filter((p) => !w.projects[p.project]!.sandbox);
+  if (live.length === 0) return 'simulate live: nothing yet';
+  const p = r.pick(live);
+  const res = checked('simulate live', await request(w.app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: w.projects[p.project]!.apiKey, body: { paymentId: p.id } }));
+  if (res.status === 200) throw new ServerFault(`simulate live ${p.id}: a simulation touched a live payment`);
+  return `simulate live ${p.id} → ${res.status}`;
+};
+
+/** A (possibly lagging) expiry job for one payment whose deadline passed. */
+const expireOne: Op = async (w, r) => {
+  const due = await w.app.deps.prisma.payment.findMany({ where: { status: 'pending', expiresAt: { lte: new Date() } }, select: { id: true } });
+  if (due.length === 0) return 'expire: nothing due';
+  const { id } = r.pick(due);
+  return `expire ${id} → ${await expirePayment(w.app.deps, id)}`;
+};
+
+/** The two halves of the minute sweep, which other workers may run at any moment, in any order. */
+const sweepExpiry: Op = async (w) => `expiry sweep → expired ${await expireOverduePayments(w.app.deps)}`;
+const sweepLateWindows: Op = async (w) => `late-window sweep → released ${await endOverdueLateWindows(w.app.deps)}`;
+
+/** A phone dies: one of the merchant's live cards moves to its other phone (refused on a clash). */
+const moveCard: Op = async (w, r) => {
+  const card = r.pick(w.cards.filter((c) => c.device !== null));
+  const merchant = w.projects[card.project]!.merchant;
+  const other = w.devices.map((d, i) => ({ d, i })).find((x) => x.d.merchant === merchant && x.i !== card.device)!;
+  const res = await gqlChecked(w, 'move card', w.merchants[merchant]!.key, `mutation($id: ID!, $input: UpdateCardInput!) { updateCard(id: $id, input: $input) { id } }`, {
+    id: card.id,
+    input: { deviceId: w.devices[other.i]!.id },
+  });
+  if (!res.errors) card.device = other.i;
+  return `move card ${card.id} to d${other.i} → ${res.errors?.[0]?.extensions.code ?? 'moved'}`;
+};
+
+const toggleCard: Op = async (w, r) => {
+  const card = r.pick(w.cards);
+  const res = await gqlChecked(w, 'toggle card', w.merchants[w.projects[card.project]!.merchant]!.key, `mutation($id: ID!, $input: UpdateCardInput!) { updateCard(id: $id, input: $input) { id } }`, {
+    id: card.id,
+    input: { active: !card.active },
+  });
+  if (!res.errors) card.active = !card.active;
+  return `card ${card.id} active=${card.active}`;
+};
+
+/** A key leaks: it is revoked and replaced; requests with the old one meet 401 until the swap. */
+const rotateKey: Op = async (w, r) => {
+  const index = r.int(w.projects.length);
+  const p = w.projects[index]!;
+  const key = w.merchants[p.merchant]!.key;
+  const made = await gqlChecked(w, 'create key', key, `mutation($p: ID!) { createApiKey(projectId: $p) { key apiKey { id } } }`, { p: p.id });
+  const old = p.keyId;
+  p.apiKey = made.data.createApiKey.key;
+  p.keyId = made.data.createApiKey.apiKey.id;
+  await gqlChecked(w, 'revoke key', key, `mutation($id: ID!) { revokeApiKey(id: $id) { id } }`, { id: old });
+  return `rotate key of p${index}`;
+};
+
+const heartbeat: Op = async (w) => {
+  await heartbeatAll(w);
+  return 'heartbeat';
+};
+
+export const OPS: Record<string, { weight: number; run: Op }> = {
+  create: { weight: 10, run: create },
+  sms: { weight: 10, run: realSms },
+  simulate: { weight: 4, run: simulate },
+  simulateLive: { weight: 1, run: simulateLive },
+  cancel: { weight: 2, run: checkoutAction('cancel') },
+  report: { weight: 2, run: checkoutAction('report') },
+  verify: { weight: 2, run: projectAction('verify') },
+  reject: { weight: 1, run: projectAction('reject') },
+  manualConfirm: { weight: 2, run: manualConfirm },
+  sweepExpiry: { weight: 1, run: sweepExpiry },
+  sweepLateWindows: { weight: 3, run: sweepLateWindows },
+  expire: { weight: 2, run: expireOne },
+  moveCard: { weight: 2, run: moveCard },
+  toggleCard: { weight: 1, run: toggleCard },
+  rotateKey: { weight: 1, run: rotateKey },
+  heartbeat: { weight: 1, run: heartbeat },
+};
