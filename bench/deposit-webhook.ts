@@ -1,11 +1,12 @@
 import pg from 'pg';
-import { call, CALLBACK, inLanes, machine, percentile, seedShop, spawnWorker, startBench, startReceiver } from './support.js';
+import { call, CALLBACK, inLanes, machine, percentile, seedShop, spawnRole, startBench, startReceiver } from './support.js';
 
 /**
  * A steady 50 deposits a second for 60 s (sandbox simulated deposits: stored as bank messages and
  * matched by the same engine as a phone's SMS), each confirming one pending payment: how long from
  * the deposit request to its payment.confirmed webhook at the merchant (p50/p99), and how many
- * webhooks are still waiting when the load stops? API in this process, one worker process.
+ * webhooks are still waiting when the load stops? One API process and one worker process, apart
+ * from this one (which seeds, sends the load and receives the webhooks).
  */
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -20,7 +21,8 @@ try {
     const p = await call<{ id: string }>(setup.baseUrl, 'POST', '/v1/payments', shop.apiKey, { amount: 100_000 + (i % 20) * 1_000_000, callbackUrl: CALLBACK });
     ids.push(p.id);
   });
-  const worker = await spawnWorker(setup.databaseUrl);
+  const worker = await spawnRole('worker', setup.databaseUrl);
+  const api = await spawnRole('api', setup.databaseUrl);
   const sentAt = new Map<string, number>();
   const answeredAt = new Map<string, number>();
   const failures: string[] = [];
@@ -33,7 +35,7 @@ try {
     const id = ids[i]!;
     sentAt.set(id, Date.now());
     inFlight.push(
-      call(setup.baseUrl, 'POST', '/v1/sandbox/deposits', shop.apiKey, { paymentId: id }).then(
+      call(api.baseUrl, 'POST', '/v1/sandbox/deposits', shop.apiKey, { paymentId: id }).then(
         () => void answeredAt.set(id, Date.now()),
         (err: Error) => void failures.push(err.message),
       ),
@@ -54,6 +56,7 @@ try {
   const attempts = (await db.query(`SELECT count(*) AS n, count(*) FILTER (WHERE response_status IS DISTINCT FROM 200) AS failed, string_agg(DISTINCT left(coalesce(error, ''), 60), ' | ') AS errors FROM webhook_attempts`)).rows[0];
   console.error(`attempts ${attempts.n}, failed ${attempts.failed}: ${attempts.errors}`);
   await db.end();
+  await api.stop();
   await worker.stop();
   const received = receiver.hits.filter((h) => h.json?.paymentId && sentAt.has(h.json.paymentId));
   const latency = received.map((h) => h.at - sentAt.get(h.json!.paymentId!)!).sort((x, y) => x - y);
@@ -64,7 +67,7 @@ try {
     [
       `### deposit-webhook (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
       '',
-      `- ${machine(setup.dbLabel)}; API in the bench process, one worker process, defaults`,
+      `- ${machine(setup.dbLabel)}; one API process, one worker process, defaults`,
       `- ${RATE} simulated deposits/s for ${SECONDS} s (sent over ${loadSeconds.toFixed(1)} s), each confirming one payment; ${failures.length} failed requests; ${jobs} deliver-webhook jobs for ${COUNT} deliveries`,
       '',
       '| webhooks received | deposit → webhook p50 ms | p99 ms | max ms | deposit request p50 / p99 ms | deposit answered → webhook p50 / p99 ms | pending deliveries when the load stopped | webhooks not received then | drained after |',

@@ -74,22 +74,30 @@ export async function startBench(env: Record<string, string> = {}): Promise<Benc
 }
 
 /** One worker process (`npm run start:worker`), resolved once it says it runs. */
-export async function spawnWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', 'worker'], {
+export async function spawnWorker(databaseUrl: string, env: Record<string, string> = {}) {
+  return spawnRole('worker', databaseUrl, env);
+}
+
+/** One process of the service in a role (`npm run start:api` / `start:worker`), resolved once it runs; `baseUrl` for an API. */
+export async function spawnRole(role: 'api' | 'worker', databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; baseUrl: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', role], {
     env: { ...process.env, ...benchEnv(databaseUrl, env) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
+  const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('worker running')) resolve();
+      const port = /listening on port (\d+)/.exec(out)?.[1];
+      if (role === 'api' && port) resolve(`http://127.0.0.1:${port}`);
+      if (role === 'worker' && out.includes('worker running')) resolve('');
     });
-    child.on('exit', (code) => reject(new Error(`worker exited (${code}) before it ran: ${out}`)));
+    child.on('exit', (code) => reject(new Error(`${role} exited (${code}) before it ran: ${out}`)));
   });
   return {
     child,
+    baseUrl,
     stop: async () => {
       child.kill('SIGTERM');
       await exited;
@@ -97,6 +105,7 @@ export async function spawnWorker(databaseUrl: string, env: Record<string, strin
   };
 }
 
+// `any` by default: bench/hot-paths.ts reads its answers untyped.
 export async function call<T = any>(baseUrl: string, method: string, urlPath: string, token: string, body?: unknown): Promise<T> {
   const res = await fetch(`${baseUrl}${urlPath}`, {
     method,
@@ -114,17 +123,24 @@ export const gql = <T = any>(baseUrl: string, token: string, query: string, vari
 /** A merchant (operator-made) with one project and a card; `deviceToken` set for a live project. */
 export async function seedShop(setup: BenchSetup, opts: { sandbox: boolean; settings?: Record<string, unknown>; webhookUrl?: string; credit?: number }) {
   const { merchantKey } = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench merchant', credit: opts.credit ?? 0 });
-  const { createProject } = await gql(setup.baseUrl, merchantKey, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id } } }', {
-    input: { name: 'Bench shop', sandbox: opts.sandbox, ...opts.settings },
-  });
-  const projectId = createProject.project.id as string;
+  const { createProject } = await gql<{ createProject: { apiKey: string; project: { id: string } } }>(
+    setup.baseUrl,
+    merchantKey,
+    'mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id } } }',
+    { input: { name: 'Bench shop', sandbox: opts.sandbox, ...opts.settings } },
+  );
+  const projectId = createProject.project.id;
   let deviceToken: string | undefined;
   let deviceId: string | undefined;
   if (!opts.sandbox) {
-    const d = await gql(setup.baseUrl, merchantKey, 'mutation { createDevice(input: { name: "Phone" }) { token device { id } } }');
+    const d = await gql<{ createDevice: { token: string; device: { id: string } } }>(
+      setup.baseUrl,
+      merchantKey,
+      'mutation { createDevice(input: { name: "Phone" }) { token device { id } } }',
+    );
     deviceToken = d.createDevice.token;
     deviceId = d.createDevice.device.id;
-    await call(setup.baseUrl, 'POST', '/v1/device/heartbeat', deviceToken!);
+    await call(setup.baseUrl, 'POST', '/v1/device/heartbeat', deviceToken);
   }
   await gql(setup.baseUrl, merchantKey, 'mutation($input: CreateCardInput!) { createCard(input: $input) { id } }', {
     input: { projectId, deviceId, bankCode: 'mellat', cardNumber: '6104337812345678', accountNumber: '1234567890', holderName: 'Bench shop' },
@@ -132,7 +148,7 @@ export async function seedShop(setup: BenchSetup, opts: { sandbox: boolean; sett
   if (opts.webhookUrl) {
     await gql(setup.baseUrl, merchantKey, 'mutation($p: ID!, $u: String!) { setWebhookEndpoint(projectId: $p, url: $u) { secret } }', { p: projectId, u: opts.webhookUrl });
   }
-  return { merchantKey, projectId, apiKey: createProject.apiKey as string, deviceToken };
+  return { merchantKey, projectId, apiKey: createProject.apiKey, deviceToken };
 }
 
 /** Runs `task(i)` for i in 0..count-1, `lanes` at a time. */

@@ -14,7 +14,8 @@ describe('operations endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(Object.keys(res.body.paths).sort()).toEqual([
-      '/checkout/{token}', '/checkout/{token}/cancel', '/checkout/{token}/report', '/device/heartbeat', '/device/messages',
+      '/checkout/{token}', '/checkout/{token}/cancel', '/checkout/{token}/report', '/device/heartbeat',
+      '/device/hooks/{secret}', '/device/hooks/{secret}/batch', '/device/hooks/{secret}/heartbeat', '/device/messages', '/device/messages/batch',
       '/links/{slug}', '/links/{slug}/payments', '/payments', '/payments/{id}', '/payments/{id}/reject', '/payments/{id}/verify', '/sandbox/deposits',
     ]);
     const create = res.body.paths['/payments'].post.requestBody.content['application/json'].schema;

@@ -7,11 +7,11 @@ describe('job concurrency settings', () => {
   it('default to several jobs in flight per queue, and a webhook plan that keeps half its workers for first attempts', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ jobConcurrency: 8, expiryConcurrency: 32, webhookConcurrency: 32, webhookEndpointConcurrency: 8 });
-    const [firstOnly, any] = deliverWebhookJob.plan!(config);
+    const [firstOnly, shared] = deliverWebhookJob.plan!(config);
     expect(firstOnly).toMatchObject({ workers: 16, batchSize: 1, minPriority: 1, perGroup: 8 });
     expect(deliverWebhookJob.plan!(loadConfig({ WEBHOOK_CONCURRENCY: '4' }))[0]).toMatchObject({ workers: 2, perGroup: 2 });
-    expect(any).toMatchObject({ workers: 16, batchSize: 1, perGroup: 8 });
-    expect(any!.minPriority).toBeUndefined();
+    expect(shared).toMatchObject({ workers: 16, batchSize: 1, perGroup: 8 });
+    expect(shared!.minPriority).toBeUndefined();
     const plans = expirePaymentJob.plan!(config);
     expect(plans.reduce((n, p) => n + p.workers * p.batchSize, 0)).toBe(32);
   });

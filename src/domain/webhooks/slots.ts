@@ -7,10 +7,24 @@ const LEASE_SECONDS = 30;
 /**
  * Takes one of the endpoint's `limit` in-flight slots for this delivery, or returns null when all
  * are held. The lease lives in Postgres, so the limit holds across every worker process (pg-boss
- * groups only count one process's jobs). Two takers of one free slot: the loser gets null and
- * comes back later.
+ * groups only count one process's jobs).
  */
 export async function takeEndpointSlot(prisma: PrismaClient, endpointId: string, deliveryId: string, limit: number): Promise<number | null> {
+  // A taker that lost a slot to a concurrent one looks again: the next statement sees the winner's
+  // row and picks another free slot, if there is one.
+  for (let tries = 0; tries < limit; tries++) {
+    const slot = await tryTake(prisma, endpointId, deliveryId, limit);
+    if (slot !== null || !(await hasFreeSlot(prisma, endpointId, limit))) return slot;
+  }
+  return null;
+}
+
+async function hasFreeSlot(prisma: PrismaClient, endpointId: string, limit: number): Promise<boolean> {
+  const held = await prisma.webhookEndpointSlot.count({ where: { endpointId, slot: { lt: limit }, leasedUntil: { gt: new Date() } } });
+  return held < limit;
+}
+
+async function tryTake(prisma: PrismaClient, endpointId: string, deliveryId: string, limit: number): Promise<number | null> {
   const rows = await prisma.$queryRaw<{ slot: number }[]>`
     INSERT INTO webhook_endpoint_slots AS s (endpoint_id, slot, delivery_id, leased_until)
     SELECT ${endpointId}::uuid, n, ${deliveryId}::uuid, now() + make_interval(secs => ${LEASE_SECONDS})

@@ -63,15 +63,27 @@ const manualConfirm: Op = async (w, r) => {
 
 /** A real bank SMS: exact, base amount, wrong, a re-send, usually from the card's phone, sometimes from another. */
 const realSms: Op = async (w, r) => {
-  const kind = r.weighted({ exact: 6, base: 2, wrong: 1, duplicate: 2 });
+  const kind = r.weighted({ exact: 5, base: 2, wrong: 1, duplicate: 2, late: 2, afterLate: 2 });
   if (kind === 'duplicate' && w.sent.length > 0) {
     const again = r.pick(w.sent);
     const res = checked('sms duplicate', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[again.device]!.token, body: { sender: 'BankMellat', body: again.body, receivedAt: again.receivedAt } }));
     return `sms re-send on d${again.device} → ${res.status} ${res.body?.status}`;
   }
-  // Mostly live payments (what real SMS are for), sometimes a sandbox one on a shared phone.
+  // Mostly live payments (what real SMS are for), sometimes a sandbox one on a shared phone; `late`
+  // and `afterLate` pick, from the database's view, one past its deadline or past its late window.
   const live = w.payments.filter((x) => !w.projects[x.project]!.sandbox);
-  const p = live.length > 0 && r.chance(0.75) ? r.pick(live) : anyPayment(w, r);
+  let p = live.length > 0 && r.chance(0.75) ? r.pick(live) : anyPayment(w, r);
+  if (kind === 'late' || kind === 'afterLate') {
+    const now = new Date();
+    const due = await w.app.deps.prisma.payment.findMany({
+      where: kind === 'late' ? { expiresAt: { lte: now }, lateUntil: { gte: now } } : { lateUntil: { lt: now } },
+      select: { id: true },
+      orderBy: { createdAt: 'asc' },
+    });
+    const ids = new Set(due.map((d) => d.id));
+    const candidates = w.payments.filter((x) => ids.has(x.id));
+    p = candidates.length > 0 ? r.pick(candidates) : p;
+  }
   if (!p) return 'sms: nothing yet';
   const card = w.cards.find((c) => c.id === p.card)!;
   const phones = w.devices.map((d, i) => ({ d, i })).filter((x) => x.d.merchant === w.projects[card.project]!.merchant);
