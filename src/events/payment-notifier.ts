@@ -20,8 +20,18 @@ export type FeedKey = `payment:${string}` | `project:${string}` | 'credentials';
  * if and when the transaction commits, so subscribers never see a rolled-back state.
  */
 export async function notifyPaymentChanged(tx: Tx, change: { id: string; projectId: string }, eventId: string | null = null) {
-  const payload = JSON.stringify({ p: change.id, j: change.projectId, e: eventId });
-  await tx.$executeRaw`SELECT pg_notify(${CHANGES}, ${payload})`;
+  await tx.$executeRaw`SELECT pg_notify(${CHANGES}, ${changePayload(change, eventId)})`;
+}
+
+/** The same for many payments, in one statement. */
+export async function notifyPaymentsChanged(tx: Tx, changes: { id: string; projectId: string; eventId: string | null }[]) {
+  if (changes.length === 0) return;
+  const payloads = changes.map((c) => changePayload(c, c.eventId));
+  await tx.$executeRaw`SELECT pg_notify(${CHANGES}, payload) FROM unnest(${payloads}::text[]) AS payload`;
+}
+
+function changePayload(change: { id: string; projectId: string }, eventId: string | null): string {
+  return JSON.stringify({ p: change.id, j: change.projectId, e: eventId });
 }
 
 /** One LISTEN connection per API process, fanned out to local subscribers by payment and project. */

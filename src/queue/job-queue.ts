@@ -1,4 +1,4 @@
-import { PgBoss, fromPrisma, type Job, type JobResult, type QueueOptions, type SendOptions, type WorkOptions } from 'pg-boss';
+import { PgBoss, fromPrisma, type Db as IDatabase, type Job, type JobResult, type Queue, type SendOptions, type WorkOptions } from 'pg-boss';
 import type { Config } from '../config.js';
 import type { Tx } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
@@ -23,7 +23,8 @@ export type WorkPlan = {
 /** A job kind: `jobs/<name>.ts` exports one. The handler must accept old payload shapes and be idempotent (a job may run twice). */
 export type JobDefinition<D = unknown> = {
   name: string;
-  options: QueueOptions;
+  /** Queue settings, the policy included (a `stately` queue holds at most one queued job). */
+  options: Omit<Queue, 'name'>;
   /** Cron expression (UTC) for periodic jobs. */
   cron?: string;
   /** Also send one when a worker starts (catch-up after downtime). */
@@ -31,9 +32,22 @@ export type JobDefinition<D = unknown> = {
   /** How many run at once in one process; default `defaultPlan`. */
   plan?: (config: Config) => WorkPlan[];
   handler: (deps: D, data: unknown) => Promise<void>;
+  /**
+   * Work a whole fetched batch at once instead of job by job (one transaction for many, where the
+   * work batches well). The batch succeeds or is retried together, so it must be idempotent too.
+   */
+  batchHandler?: (deps: D, data: unknown[]) => Promise<void>;
 };
 
-export type SendJobOptions = { tx?: Tx; startAfter?: Date; singletonKey?: string; priority?: number; group?: string };
+export type SendJobOptions = {
+  tx?: Tx;
+  /** Where pg-boss sends its insert instead of a Prisma transaction (the create hot path runs it inside its SQL function). */
+  db?: IDatabase;
+  startAfter?: Date;
+  singletonKey?: string;
+  priority?: number;
+  group?: string;
+};
 
 /** JOB_CONCURRENCY in flight, over two loops so one slow batch does not stop the queue. */
 export function defaultPlan(config: Config): WorkPlan[] {
@@ -69,19 +83,26 @@ export type JobQueueRole = { work: boolean };
  * logged and dropped instead of failing forever.
  */
 export function checkedJob<D extends { log: Logger }, S extends z.ZodType>(
-  def: Omit<JobDefinition<D>, 'handler'> & { payload: S; run: (deps: D, data: z.output<S>) => Promise<void> },
+  def: Omit<JobDefinition<D>, 'handler' | 'batchHandler'> & {
+    payload: S;
+    run: (deps: D, data: z.output<S>) => Promise<void>;
+    runBatch?: (deps: D, data: z.output<S>[]) => Promise<void>;
+  },
 ): JobDefinition<D> {
-  const { payload, run, ...rest } = def;
+  const { payload, run, runBatch, ...rest } = def;
+  const readable = (deps: D, data: unknown): data is z.output<S> => {
+    if (payload.safeParse(data).success) return true;
+    deps.log.error({ job: def.name, data }, 'unreadable job payload, dropped');
+    return false;
+  };
   return {
     ...rest,
     handler: async (deps, data) => {
-      const parsed = payload.safeParse(data);
-      if (!parsed.success) {
-        deps.log.error({ job: def.name, data }, 'unreadable job payload, dropped');
-        return;
-      }
-      await run(deps, parsed.data);
+      if (readable(deps, data)) await run(deps, payload.parse(data));
     },
+    ...(runBatch
+      ? { batchHandler: (deps: D, data: unknown[]) => runBatch(deps, data.filter((d) => readable(deps, d)).map((d) => payload.parse(d))) }
+      : {}),
   };
 }
 
@@ -123,13 +144,16 @@ export class JobQueue {
     if (options.priority !== undefined) sendOptions.priority = options.priority;
     if (options.group) sendOptions.group = { id: options.group };
     if (options.tx) sendOptions.db = fromPrisma(options.tx);
+    if (options.db) sendOptions.db = options.db;
     return this.boss.send(name, data, sendOptions);
   }
 
   async work<D extends { config: Config }>(deps: D, definitions: JobDefinition<D>[]): Promise<void> {
     for (const def of definitions) {
       for (const plan of (def.plan ?? defaultPlan)(deps.config)) {
-        await this.boss.work(def.name, { ...workOptions(plan), perJobResults: true }, (jobs: Job<unknown>[]) => Promise.all(jobs.map((job) => this.run(deps, def, job))));
+        await this.boss.work(def.name, { ...workOptions(plan), perJobResults: true }, (jobs: Job<unknown>[]) =>
+          def.batchHandler ? this.runBatch(deps, def, jobs) : Promise.all(jobs.map((job) => this.run(deps, def, job))),
+        );
       }
       if (def.cron) await this.boss.schedule(def.name, def.cron, {});
       if (def.runAtStart) await this.boss.send(def.name, {}, { singletonKey: 'at-start', singletonSeconds: 30 });
@@ -146,6 +170,20 @@ export class JobQueue {
     } catch (err) {
       this.log.warn({ err, job: def.name, id: job.id }, 'job failed; pg-boss will retry it');
       return { id: job.id, status: 'failed', output: { message: err instanceof Error ? err.message : String(err) } };
+    }
+  }
+
+  /** A whole batch through the definition's batch handler: all completed, or all retried. */
+  private async runBatch<D>(deps: D, def: JobDefinition<D>, jobs: Job<unknown>[]): Promise<JobResult[]> {
+    const started = Date.now();
+    try {
+      await def.batchHandler!(deps, jobs.map((j) => j.data));
+      this.log.debug({ job: def.name, count: jobs.length, ms: Date.now() - started }, 'job batch done');
+      return jobs.map((job) => ({ id: job.id, status: 'completed' as const }));
+    } catch (err) {
+      this.log.warn({ err, job: def.name, count: jobs.length }, 'job batch failed; pg-boss will retry its jobs');
+      const output = { message: err instanceof Error ? err.message : String(err) };
+      return jobs.map((job) => ({ id: job.id, status: 'failed' as const, output }));
     }
   }
 
