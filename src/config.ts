@@ -21,6 +21,8 @@ const envSchema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: inFlight(8),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  // A device with active cards silent this long is offline: card choice skips it, device.offline is sent.
+  DEVICE_OFFLINE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   TRUST_PROXY: z.string().optional(),
   METRICS_TOKEN: z.string().min(1).optional(),
   // Production hides the schema; this lets an operator who wants it public say so.
@@ -48,6 +50,8 @@ export type Config = {
   webhookEndpointConcurrency: number;
   rateLimitPerMinute: number;
   publicRateLimitPerMinute: number;
+  /** Seconds of silence after which a device is offline (src/domain/devices/health.ts). */
+  deviceOfflineSeconds: number;
   trustProxy: string | undefined;
   metricsToken: string | undefined;
   /** Introspection in production (always on elsewhere). */
@@ -88,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookEndpointConcurrency: e.WEBHOOK_ENDPOINT_CONCURRENCY,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    deviceOfflineSeconds: e.DEVICE_OFFLINE_SECONDS,
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION === '1' || e.GRAPHQL_INTROSPECTION === 'true',

@@ -4,9 +4,9 @@ import type { Actor } from '../domain/auth/actor.js';
 import { receiveBankMessageBatch } from '../domain/bank-messages/batch.js';
 import { receiveBankMessage } from '../domain/bank-messages/ingest.js';
 import type { Deps } from '../domain/deps.js';
-import { normaliseForwarderBody } from '../domain/devices/forwarder-payloads.js';
+import { normaliseForwarderBody, type Forwarded } from '../domain/devices/forwarder-payloads.js';
 import { authenticateHook } from '../domain/devices/hooks.js';
-import { recordHeartbeat } from '../domain/devices/heartbeat.js';
+import { markSeen } from '../domain/devices/seen.js';
 import { BODY_LIMIT, handle, RawJson } from './handle.js';
 
 /** A backfill of BATCH_MAX Persian SMS is far above the usual 64 KiB. */
@@ -15,16 +15,42 @@ export const BATCH_BODY_LIMIT = '1mb';
 const accepted = (result: unknown) => new RawJson(202, JSON.stringify(result));
 
 /**
+ * Every authenticated device request counts as the device being seen (domain/devices/seen.ts); the
+ * stamp runs alongside the work, so it adds no wait to an SMS. `sms`: the request posts SMS. A
+ * stamp that fails is logged, not answered: the SMS is stored and a 5xx would only make the app resend.
+ */
+async function seenWhile<T>(deps: Deps, device: Actor, sms: boolean, work: () => Promise<T>): Promise<T> {
+  const seen = markSeen(deps, device, { sms }).catch((err: unknown) => deps.log.warn({ err }, 'device seen stamp failed'));
+  const [, result] = await Promise.all([seen, work()]);
+  return result;
+}
+
+function normalised(body: unknown): { input: Forwarded } | { error: unknown } {
+  try {
+    return { input: normaliseForwarderBody(body) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
  * One SMS in our shape or any forwarder app's (forwarder-payloads.ts); a forwarder's batch event is
  * a backfill, a ping a heartbeat, and its other events get a 204 so the app does not retry them.
+ * A body no app's schema accepts is still the device speaking: seen, then refused.
  */
 async function forwarded(deps: Deps, device: Actor, body: unknown): Promise<RawJson | undefined> {
-  const input = normaliseForwarderBody(body);
-  if (input.kind === 'single') return accepted(await receiveBankMessage(deps, device, input.message));
-  if (input.kind === 'batch') return accepted(await receiveBankMessageBatch(deps, device, { messages: input.messages }));
-  if (input.kind === 'ping') await recordHeartbeat(deps, device);
-  return undefined;
+  const read = normalised(body);
+  const sms = 'input' in read && (read.input.kind === 'single' || read.input.kind === 'batch');
+  return seenWhile(deps, device, sms, async () => {
+    if ('error' in read) throw read.error;
+    const { input } = read;
+    if (input.kind === 'single') return accepted(await receiveBankMessage(deps, device, input.message));
+    if (input.kind === 'batch') return accepted(await receiveBankMessageBatch(deps, device, { messages: input.messages }));
+    return undefined;
+  });
 }
+
+const batch = async (deps: Deps, device: Actor, body: unknown) => seenWhile(deps, device, true, async () => accepted(await receiveBankMessageBatch(deps, device, body)));
 
 /**
  * Reads the body before handle() where handle's JSON-only, 64 KiB reader would refuse it: a
@@ -58,12 +84,12 @@ export function deviceRoutes(deps: Deps): Router {
   // here, where the actor is needed); a forwarder's stray Authorization header is not required.
   const hookDevice = (secret: unknown) => authenticateHook(deps, pathSecret(secret));
 
-  router.post('/device/heartbeat', handle(deps, { auth: ['device'], run: async (actor) => recordHeartbeat(deps, actor) }));
+  router.post('/device/heartbeat', handle(deps, { auth: ['device'], run: (actor) => markSeen(deps, actor, { sms: false }) }));
   router.post('/device/messages', viaToken(BODY_LIMIT), handle(deps, { auth: ['device'], run: (actor, { body }) => forwarded(deps, actor, body) }));
   router.post(
     '/device/messages/batch',
     viaToken(BATCH_BODY_LIMIT),
-    handle(deps, { auth: ['device'], run: async (actor, { body }) => accepted(await receiveBankMessageBatch(deps, actor, body)) }),
+    handle(deps, { auth: ['device'], run: (actor, { body }) => batch(deps, actor, body) }),
   );
   router.post(
     '/device/hooks/:secret',
@@ -73,12 +99,12 @@ export function deviceRoutes(deps: Deps): Router {
   router.post(
     '/device/hooks/:secret/batch',
     viaHook(BATCH_BODY_LIMIT),
-    handle(deps, { auth: ['public', 'device'], run: async (_a, { params, body }) => accepted(await receiveBankMessageBatch(deps, await hookDevice(params.secret), body)) }),
+    handle(deps, { auth: ['public', 'device'], run: async (_a, { params, body }) => batch(deps, await hookDevice(params.secret), body) }),
   );
   router.post(
     '/device/hooks/:secret/heartbeat',
     viaHook(BODY_LIMIT, 'ignored'),
-    handle(deps, { auth: ['public', 'device'], run: async (_a, { params }) => recordHeartbeat(deps, await hookDevice(params.secret)) }),
+    handle(deps, { auth: ['public', 'device'], run: async (_a, { params }) => markSeen(deps, await hookDevice(params.secret), { sms: false }) }),
   );
   return router;
 }

@@ -3,7 +3,8 @@ import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import type { Deps } from '../deps.js';
 import { sendAttemptJob } from './attempt-job.js';
-import { postDelivery, type LoadedDelivery } from './post.js';
+import { subscribes } from './event-types.js';
+import { DELIVERY_INCLUDE, postDelivery, type LoadedDelivery } from './post.js';
 import { recordAttempt, type AttemptOutcome } from './record.js';
 import { releaseEndpointSlot, takeEndpointSlot } from './slots.js';
 
@@ -15,12 +16,13 @@ const ORDER_PATIENCE_MS = 60_000;
 const SLOT_WAIT_MS = 1_000;
 
 /**
- * For an event just written: one delivery per active endpoint of its project, and the job that
- * sends it, in the event's own transaction (a rolled-back state change sends nothing).
+ * For an event just written: one delivery per active endpoint of its project that opted into the
+ * event's type, and the job that sends it, in the event's own transaction (a rolled-back state
+ * change sends nothing).
  */
 export async function queueDeliveries(tx: Tx, jobs: JobQueue, event: { id: string; projectId: string; paymentId: string; type: string }) {
   const endpoint = await tx.webhookEndpoint.findUnique({ where: { projectId: event.projectId } });
-  if (!endpoint?.active) return;
+  if (!endpoint?.active || !subscribes(endpoint, event.type)) return;
   const delivery = await tx.webhookDelivery.create({
     data: { eventId: event.id, endpointId: endpoint.id, projectId: event.projectId, paymentId: event.paymentId, eventType: event.type, nextAttemptAt: new Date() },
   });
@@ -53,7 +55,7 @@ async function earlierWaiting(deps: Deps, delivery: LoadedDelivery): Promise<boo
  * test event) is the merchant waiting on the answer and takes none.
  */
 export async function attemptDelivery(deps: Deps, deliveryId: string, opts: { manual?: boolean; attempt?: number } = {}): Promise<AttemptOutcome> {
-  const delivery = await deps.prisma.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true, event: true } });
+  const delivery = await deps.prisma.webhookDelivery.findUnique({ where: { id: deliveryId }, include: DELIVERY_INCLUDE });
   if (!delivery) return 'skipped';
   if (opts.manual) return recordAttempt(deps, delivery, await postDelivery(deps, delivery), opts);
   if (delivery.status !== 'pending') return 'skipped';

@@ -5,6 +5,7 @@ import { newWebhookSecret } from '../auth/credentials.js';
 import type { Deps } from '../deps.js';
 import { findOwnedProject } from '../projects/projects.js';
 import { parseInput } from '../validation.js';
+import { DEFAULT_ENDPOINT_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types.js';
 
 const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -26,21 +27,39 @@ function checkEndpointUrl(deps: Deps, sandbox: boolean, raw: string): string {
   return parsed.toString();
 }
 
+const eventsInput = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }))
+  .min(1, 'must name at least one event')
+  .transform((events) => [...new Set(events)]);
+
 /**
  * Merchant: the project's one webhook endpoint. Setting it issues a fresh secret (shown once,
- * stored encrypted); private and loopback targets are refused when deliveries connect.
+ * stored encrypted); private and loopback targets are refused when deliveries connect. `events`
+ * are the types it receives; left out, a new endpoint gets the payment events and an existing one
+ * keeps its choice (re-setting the URL to re-enable it does not drop a device opt-in).
  */
-export async function setWebhookEndpoint(deps: Deps, actor: Actor, projectId: string, url: string) {
+export async function setWebhookEndpoint(deps: Deps, actor: Actor, projectId: string, url: string, events?: readonly string[] | null) {
   const merchant = requireActor(actor, 'merchant');
   const project = await findOwnedProject(deps.prisma, merchant.merchantId, projectId);
   const checkedUrl = checkEndpointUrl(deps, project.sandbox, url);
+  const chosen = events == null ? undefined : parseInput(z.object({ events: eventsInput }), { events }).events;
   const secret = newWebhookSecret();
   const sealed = deps.secrets.seal(secret);
   const endpoint = await deps.prisma.webhookEndpoint.upsert({
     where: { projectId: project.id },
-    create: { projectId: project.id, url: checkedUrl, secretCiphertext: sealed },
+    create: { projectId: project.id, url: checkedUrl, secretCiphertext: sealed, events: chosen ?? [...DEFAULT_ENDPOINT_EVENTS] },
     // Setting the endpoint again is how a merchant re-enables one disabled for failing.
-    update: { url: checkedUrl, secretCiphertext: sealed, previousSecretCiphertext: null, previousSecretExpiresAt: null, active: true, failingSince: null, disabledAt: null, disabledReason: null },
+    update: {
+      url: checkedUrl,
+      secretCiphertext: sealed,
+      previousSecretCiphertext: null,
+      previousSecretExpiresAt: null,
+      active: true,
+      failingSince: null,
+      disabledAt: null,
+      disabledReason: null,
+      ...(chosen ? { events: chosen } : {}),
+    },
   });
   return { endpoint, secret };
 }

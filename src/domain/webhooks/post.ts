@@ -3,7 +3,9 @@ import type { Deps } from '../deps.js';
 import { postWebhook, type SendResult } from './http-sender.js';
 import { signatureHeader } from './signature.js';
 
-export type LoadedDelivery = Prisma.WebhookDeliveryGetPayload<{ include: { endpoint: true; event: true } }>;
+/** A delivery with what an attempt needs: its endpoint and the event it carries (payment or device). */
+export const DELIVERY_INCLUDE = { endpoint: true, event: true, deviceEvent: true } as const;
+export type LoadedDelivery = Prisma.WebhookDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>;
 
 function samplePayload(deliveryId: string) {
   return {
@@ -24,7 +26,8 @@ function samplePayload(deliveryId: string) {
 /** Signs the delivery's body for this attempt (its own `sentAt` and `t`) and POSTs it once. */
 export async function postDelivery(deps: Deps, delivery: LoadedDelivery): Promise<SendResult & { startedAt: Date }> {
   const startedAt = new Date();
-  const payload = delivery.event ? (delivery.event.payload as Record<string, unknown>) : samplePayload(delivery.id);
+  const stored = delivery.event?.payload ?? delivery.deviceEvent?.payload;
+  const payload = stored ? (stored as Record<string, unknown>) : samplePayload(delivery.id);
   const body = JSON.stringify({ ...payload, deliveryId: delivery.id, sentAt: startedAt.toISOString() });
   const { endpoint } = delivery;
   const secrets = [deps.secrets.open(endpoint.secretCiphertext)];

@@ -1,4 +1,5 @@
 import { createDevice, revokeDevice } from '../../domain/devices/devices.js';
+import { isDeviceOnline } from '../../domain/devices/health.js';
 import { hookUrl } from '../../domain/devices/hook-secret.js';
 import { issueDeviceHook, revokeDeviceHook } from '../../domain/devices/hooks.js';
 import { builder } from '../builder.js';
@@ -11,7 +12,23 @@ builder.prismaObject('Device', {
     id: t.exposeID('id', { description: 'The device UUID; cards name it in deviceId.' }),
     name: t.exposeString('name', { description: 'A name for the phone.' }),
     tokenPrefix: t.exposeString('tokenPrefix', { description: 'The first characters of its token, to tell devices apart.' }),
-    lastHeartbeatAt: t.expose('lastHeartbeatAt', { description: 'When it last sent a heartbeat; cards on a device silent for 5 minutes take no new payments.', type: 'DateTime', nullable: true }),
+    lastSeenAt: t.expose('lastHeartbeatAt', {
+      description: 'When it last made any authenticated request (heartbeat, SMS, batch, hook URL, forwarder ping), to within a few seconds; null until its first.',
+      type: 'DateTime',
+      nullable: true,
+    }),
+    lastHeartbeatAt: t.expose('lastHeartbeatAt', {
+      description: 'The same as lastSeenAt: every request of the device now counts, not only heartbeats.',
+      deprecationReason: 'Use lastSeenAt.',
+      type: 'DateTime',
+      nullable: true,
+    }),
+    lastMessageAt: t.expose('lastMessageAt', { description: 'When it last sent a request carrying SMS (single, batch or a forwarder app’s message; a refused one counts too), to within a few seconds; null until its first.', type: 'DateTime', nullable: true }),
+    online: t.boolean({
+      description: 'Seen within DEVICE_OFFLINE_SECONDS (default 5 minutes) and not revoked: the same rule card choice applies, so its cards take new payments only while this is true (live projects).',
+      select: { lastHeartbeatAt: true, revokedAt: true },
+      resolve: (d, _args, ctx) => isDeviceOnline(d, new Date(), ctx.deps.config),
+    }),
     revoked: t.boolean({ description: 'True once revoked; its token answers 401.', select: { revokedAt: true }, resolve: (d) => d.revokedAt !== null }),
     hookSecretPrefix: t.exposeString('hookSecretPrefix', {
       description: 'The first characters of its live hook secret (dh_…), or null when it has no hook URL (revoked, or the device is).',

@@ -8,6 +8,7 @@ builder.prismaObject('WebhookEndpoint', {
     id: t.exposeID('id', { description: 'The endpoint UUID.' }),
     projectId: t.exposeID('projectId', { description: 'The project UUID.' }),
     url: t.exposeString('url', { description: 'The URL deliveries are POSTed to.' }),
+    events: t.exposeStringList('events', { description: 'The event types it receives: payment.confirmed, payment.expired, payment.rejected, payment.canceled (the default), device.offline, device.online.' }),
     active: t.exposeBoolean('active', { description: 'Whether deliveries are sent; false once disabled for failing, until setWebhookEndpoint re-enables it.' }),
     failingSince: t.expose('failingSince', {
       type: 'DateTime',
@@ -69,9 +70,16 @@ builder.mutationFields((t) => ({
     description: 'Sets the project’s webhook URL and issues a fresh signing secret (shown once); re-enables an endpoint disabled for failing. Merchant key.',
     type: WebhookSecretPayload,
     authScopes: { merchant: true },
-    args: { projectId: t.arg.id({ description: 'The project UUID.', required: true }), url: t.arg.string({ description: 'https URL (http for sandbox projects).', required: true }) },
-    resolve: async (_root, { projectId, url }, ctx) => {
-      const { endpoint, secret } = await setWebhookEndpoint(ctx.deps, ctx.actor, String(projectId), url);
+    args: {
+      projectId: t.arg.id({ description: 'The project UUID.', required: true }),
+      url: t.arg.string({ description: 'https URL (http for sandbox projects).', required: true }),
+      events: t.arg.stringList({
+        description:
+          'The event types to receive, any of payment.confirmed, payment.expired, payment.rejected, payment.canceled, device.offline, device.online. Left out: a new endpoint gets the four payment events, an existing one keeps its list.',
+      }),
+    },
+    resolve: async (_root, { projectId, url, events }, ctx) => {
+      const { endpoint, secret } = await setWebhookEndpoint(ctx.deps, ctx.actor, String(projectId), url, events);
       return { secret, endpointId: endpoint.id };
     },
   }),

@@ -50,7 +50,7 @@ const CHECKS: Record<string, string> = {
     UNION ALL
     SELECT p.id FROM payments p WHERE p.expired_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM events e WHERE e.payment_id = p.id AND e.type = 'payment.expired')`,
   'an event without its webhook delivery': `
-    SELECT e.id FROM events e JOIN webhook_endpoints w ON w.project_id = e.project_id
+    SELECT e.id FROM events e JOIN webhook_endpoints w ON w.project_id = e.project_id AND e.type = ANY(w.events)
     WHERE NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.endpoint_id = w.id)`,
 };
 

@@ -1,0 +1,24 @@
+import { requireActor, type Actor } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import { stampEveryMs } from './health.js';
+import { reportOnline } from './transitions.js';
+
+/**
+ * Any authenticated request of a device marks it seen (`last_heartbeat_at`, read by card choice);
+ * one that posts SMS also stamps `last_message_at`. The WHERE makes it at most one written row per
+ * device per few seconds, so most calls update nothing and take no row lock. A device that had
+ * been reported offline is reported online here, at once. clock_timestamp(), not now(): a stamp that
+ * waited for the sweep's row lock must land after the `offline_since` that sweep wrote.
+ */
+export async function markSeen(deps: Deps, actor: Actor, opts: { sms: boolean }): Promise<void> {
+  const { deviceId } = requireActor(actor, 'device');
+  const everyMs = stampEveryMs(deps.config);
+  const rows = await deps.prisma.$queryRaw<{ offline_since: Date | null }[]>`
+    UPDATE devices
+    SET last_heartbeat_at = clock_timestamp(), last_message_at = CASE WHEN ${opts.sms} THEN clock_timestamp() ELSE last_message_at END
+    WHERE id = ${deviceId}::uuid AND (
+      last_heartbeat_at IS NULL OR last_heartbeat_at < now() - ${everyMs} * interval '1 millisecond'
+      OR (${opts.sms} AND (last_message_at IS NULL OR last_message_at < now() - ${everyMs} * interval '1 millisecond')))
+    RETURNING offline_since`;
+  if (rows[0]?.offline_since) await reportOnline(deps, deviceId);
+}

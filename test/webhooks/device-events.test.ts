@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportOfflineDevices } from '../../src/domain/devices/transitions.js';
+import { verifySignature } from '../../src/domain/webhooks/signature.js';
+import { createPaymentRest, gqlOk, makeProject, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { Receiver } from '../support/receiver.js';
+
+// The threshold is DEVICE_OFFLINE_SECONDS; a few seconds here instead of the default 5 minutes.
+const OFFLINE_SECONDS = 3;
+
+let app: TestApp;
+let receiver: Receiver;
+
+beforeAll(async () => {
+  app = await startTestApp({ env: { DEVICE_OFFLINE_SECONDS: String(OFFLINE_SECONDS) } });
+  receiver = await new Receiver().start();
+});
+afterAll(async () => {
+  await app.stop();
+  await receiver.stop();
+});
+
+const SET_ENDPOINT = `mutation($p: ID!, $u: String!, $e: [String!]) { setWebhookEndpoint(projectId: $p, url: $u, events: $e) { secret endpoint { events } } }`;
+const CREATE_CARD = `mutation($input: CreateCardInput!) { createCard(input: $input) { id } }`;
+const DEVICE = `query($id: ID!) { node(id: $id) { ... on Device { lastSeenAt online } } }`;
+const DEVICE_EVENTS = ['device.offline', 'device.online'];
+const BODY_FIELDS = ['event', 'deviceId', 'projectIds', 'lastSeenAt', 'deliveryId', 'sentAt'];
+
+const onPath = (path: string) => receiver.received.filter((r) => r.path === path);
+async function waitOnPath(path: string, count: number, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  while (onPath(path).length < count) {
+    if (Date.now() > until) throw new Error(`${path}: ${onPath(path).length} of ${count}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return onPath(path);
+}
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function setEndpoint(merchantKey: string, projectId: string, path: string, events?: string[]) {
+  const set = await gqlOk(app.baseUrl, SET_ENDPOINT, { p: projectId, u: `${receiver.url}${path}`, e: events }, merchantKey);
+  return set.setWebhookEndpoint as { secret: string; endpoint: { events: string[] } };
+}
+
+/** A live shop (its phone holds the card) whose endpoint opted into the device events, and a second project of the same merchant whose endpoint did not, with a card on the same phone. */
+async function phoneOfTwoProjects(tag: string) {
+  const shop = await makeShop(app, { sandbox: false, credit: 10_000_000 });
+  const opted = await setEndpoint(shop.merchantKey, shop.projectId, `/${tag}/opted`, [...DEVICE_EVENTS, 'payment.confirmed']);
+  const other = await makeProject(app, { merchantKey: shop.merchantKey, sandbox: false });
+  await gqlOk(app.baseUrl, CREATE_CARD, { input: { projectId: other.projectId, deviceId: shop.deviceId, bankCode: 'mellat', cardNumber: '6104337812345678', holderName: 'Other' } }, shop.merchantKey);
+  const defaults = await setEndpoint(shop.merchantKey, other.projectId, `/${tag}/default`);
+  return { ...shop, deviceId: shop.deviceId!, deviceToken: shop.deviceToken!, secret: opted.secret, otherProjectId: other.projectId, defaultEvents: defaults.endpoint.events };
+}
+
+const deviceOf = async (merchantKey: string, id: string) => (await gqlOk(app.baseUrl, DEVICE, { id }, merchantKey)).node as { lastSeenAt: string | null; online: boolean };
+
+describe('device.offline and device.online', () => {
+  it('given a silent phone with active cards, sends device.offline once and, when it is seen again, device.online once, signed, only to the endpoint that opted in', async () => {
+    const shop = await phoneOfTwoProjects('flow');
+    expect(shop.defaultEvents).toEqual(['payment.confirmed', 'payment.expired', 'payment.rejected', 'payment.canceled']);
+
+    const [offline] = await waitOnPath('/flow/opted', 1);
+    expect(offline!.headers['x-service-event']).toBe('device.offline');
+    expect(verifySignature(String(offline!.headers['x-service-signature']), offline!.body, shop.secret)).toBe(true);
+    expect(Object.keys(offline!.json)).toEqual(BODY_FIELDS);
+    expect(offline!.json).toMatchObject({ event: 'device.offline', deviceId: shop.deviceId, projectIds: [shop.projectId, shop.otherProjectId].sort() });
+    expect(offline!.headers['x-service-delivery']).toBe(offline!.json.deliveryId);
+    const seen = await deviceOf(shop.merchantKey, shop.deviceId);
+    expect(offline!.json.lastSeenAt).toBe(seen.lastSeenAt);
+    expect(Date.now() - Date.parse(offline!.json.lastSeenAt)).toBeGreaterThanOrEqual(OFFLINE_SECONDS * 1000);
+
+    await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: shop.deviceToken });
+    const [, online] = await waitOnPath('/flow/opted', 2);
+    expect(online!.json).toMatchObject({ event: 'device.online', deviceId: shop.deviceId, projectIds: [shop.projectId, shop.otherProjectId].sort() });
+    expect(online!.json.deliveryId).not.toBe(offline!.json.deliveryId);
+    expect(verifySignature(String(online!.headers['x-service-signature']), online!.body, shop.secret)).toBe(true);
+    expect(online!.json.lastSeenAt).toBe((await deviceOf(shop.merchantKey, shop.deviceId)).lastSeenAt);
+
+    // Kept alive across several sweeps: nothing more is sent, and the other project's endpoint got nothing.
+    for (let i = 0; i < 4; i++) {
+      await sleep(1_000);
+      await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: shop.deviceToken });
+    }
+    expect(onPath('/flow/opted').map((r) => r.json.event)).toEqual(DEVICE_EVENTS);
+    expect(onPath('/flow/default')).toEqual([]);
+  });
+
+  it('given a phone with no active card, never reports it offline', async () => {
+    const shop = await phoneOfTwoProjects('carded');
+    const idle = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Idle" }) { token device { id } } }`, {}, shop.merchantKey);
+    const idleId = idle.createDevice.device.id as string;
+    await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: idle.createDevice.token });
+    const card = await gqlOk(app.baseUrl, CREATE_CARD, { input: { projectId: shop.projectId, deviceId: idleId, bankCode: 'mellat', cardNumber: '6104337812349999', holderName: 'Idle' } }, shop.merchantKey);
+    await gqlOk(app.baseUrl, `mutation($id: ID!) { updateCard(id: $id, input: { active: false }) { id } }`, { id: card.createCard.id }, shop.merchantKey);
+
+    // Both phones fall silent together; once the carded one is reported, the sweep has passed the idle one too.
+    await waitOnPath('/carded/opted', 1);
+    await sleep(1_500);
+    expect(await app.deps.prisma.deviceEvent.count({ where: { deviceId: idleId } })).toBe(0);
+    expect((await app.deps.prisma.device.findUniqueOrThrow({ where: { id: idleId } })).offlineSince).toBeNull();
+    expect((await deviceOf(shop.merchantKey, idleId)).online).toBe(false);
+  });
+
+  it('given sweeps running at once, reports a silent phone offline exactly once', async () => {
+    const shop = await makeShop(app, { sandbox: false });
+    const silentFor = new Date(Date.now() - OFFLINE_SECONDS * 1000 - 1_000);
+    await app.deps.prisma.device.update({ where: { id: shop.deviceId! }, data: { lastHeartbeatAt: silentFor } });
+    // The app's own sweep may be running too; whoever wins, one transition is recorded.
+    await Promise.all([reportOfflineDevices(app.deps), reportOfflineDevices(app.deps), reportOfflineDevices(app.deps)]);
+    expect(await app.deps.prisma.deviceEvent.count({ where: { deviceId: shop.deviceId!, type: 'device.offline' } })).toBe(1);
+  });
+
+  it('given an endpoint left at the default, a payment event still arrives and a device event does not', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 10_000_000 });
+    await setEndpoint(shop.merchantKey, shop.projectId, '/payments-only');
+    await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: shop.deviceToken });
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 60_000 })).body;
+    expect((await request(app.baseUrl, 'POST', `/v1/payments/${p.id}/reject`, { token: shop.apiKey, body: { reason: 'test' } })).status).toBe(200);
+    const [hit] = await waitOnPath('/payments-only', 1);
+    expect(hit!.json.event).toBe('payment.rejected');
+    await app.deps.prisma.device.update({ where: { id: shop.deviceId! }, data: { lastHeartbeatAt: new Date(Date.now() - OFFLINE_SECONDS * 1000 - 1_000) } });
+    await reportOfflineDevices(app.deps);
+    expect(await app.deps.prisma.deviceEvent.count({ where: { deviceId: shop.deviceId! } })).toBe(1);
+    await sleep(1_000);
+    expect(onPath('/payments-only').map((r) => r.json.event)).toEqual(['payment.rejected']);
+  });
+
+  it('given an endpoint that opted only into device events, sends it no payment event', async () => {
+    const shop = await makeShop(app, { credit: 0 });
+    await setEndpoint(shop.merchantKey, shop.projectId, '/devices-only', DEVICE_EVENTS);
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 60_000 })).body;
+    await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: p.id } });
+    expect(await app.deps.prisma.event.count({ where: { paymentId: p.id } })).toBe(1);
+    expect(await app.deps.prisma.webhookDelivery.count({ where: { paymentId: p.id } })).toBe(0);
+  });
+
+  it('refuses an unknown event name, naming the field', async () => {
+    const shop = await makeShop(app);
+    const res = await request(app.baseUrl, 'POST', '/graphql', {
+      token: shop.merchantKey,
+      body: { query: SET_ENDPOINT, variables: { p: shop.projectId, u: `${receiver.url}/x`, e: ['device.exploded'] } },
+    });
+    expect(res.body.errors[0].extensions.code).toBe('invalid_request');
+    expect(JSON.stringify(res.body.errors[0].extensions.details)).toContain('events');
+  });
+});
