@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentRest, makeShop, request, startTestApp, testEnv, type TestApp } from '../support/harness.js';
 import { spawnTs, waitFor, type Spawned } from '../support/process.js';
+import { subscribeSse } from '../support/sse.js';
 
 const apps: TestApp[] = [];
 const clients: Client[] = [];
@@ -68,34 +69,7 @@ function viaWebSocket<T>(app: TestApp, query: string, variables: Record<string, 
 }
 
 function viaSse<T>(app: { baseUrl: string }, query: string, variables: Record<string, unknown>, authorization?: string): Stream<T> {
-  const s = collect<T>();
-  const controller = new AbortController();
-  let completed = false;
-  void (async () => {
-    const res = await fetch(`${app.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...(authorization ? { authorization } : {}) },
-      body: JSON.stringify({ query, variables }),
-      signal: controller.signal,
-    });
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let cut;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (block.includes('event: complete')) completed = true;
-        if (block.includes('event: next') && data) {
-          s.received.push(Date.now());
-          s.values.push(JSON.parse(data.slice(6)) as T);
-        }
-      }
-    }
-  })().catch(() => undefined);
-  return { ...s, completed: () => completed, stop: () => controller.abort() };
+  return subscribeSse<T>(app.baseUrl, query, variables, authorization);
 }
 
 const CHECKOUT = `subscription($token: String!) { checkoutStatus(token: $token) { status payerReportedPaidAt receiptCode } }`;

@@ -1,17 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKOUT_CSP } from '../../src/http/checkout-page.js';
 import { gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { launchChromium } from '../support/browser.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 let app: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
   app = await startTestApp();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,9 +1,9 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCS_CSP } from '../../src/http/docs-page.js';
 import { request, startTestApp, type TestApp } from '../support/harness.js';
+import { launchChromium } from '../support/browser.js';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 describe('GET /docs, the API reference page', () => {
   let app: TestApp;
@@ -11,7 +11,7 @@ describe('GET /docs, the API reference page', () => {
 
   beforeAll(async () => {
     app = await startTestApp();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,8 @@
 /** A GraphQL subscription over server-sent events (Yoga's distinct-connections mode), read with fetch. */
 export type SseStream<T> = {
   values: T[];
+  /** When each value arrived (ms), for latency figures. */
+  received: number[];
   completed: () => boolean;
   closed: () => boolean;
   waitFor: (n: number, ms?: number) => Promise<T[]>;
@@ -10,6 +12,7 @@ export type SseStream<T> = {
 
 export function subscribeSse<T>(baseUrl: string, query: string, variables: Record<string, unknown> = {}, authorization?: string): SseStream<T> {
   const values: T[] = [];
+  const received: number[] = [];
   const controller = new AbortController();
   let completed = false;
   let closed = false;
@@ -30,7 +33,10 @@ export function subscribeSse<T>(baseUrl: string, query: string, variables: Recor
         buffer = buffer.slice(cut + 2);
         const data = block.split('\n').find((l) => l.startsWith('data: '));
         if (block.includes('event: complete')) completed = true;
-        if (block.includes('event: next') && data) values.push(JSON.parse(data.slice(6)) as T);
+        if (block.includes('event: next') && data) {
+          received.push(Date.now());
+          values.push(JSON.parse(data.slice(6)) as T);
+        }
       }
     }
   })()
@@ -47,6 +53,7 @@ export function subscribeSse<T>(baseUrl: string, query: string, variables: Recor
   };
   return {
     values,
+    received,
     completed: () => completed,
     closed: () => closed,
     waitFor: async (n, ms) => {
