@@ -7,6 +7,7 @@ const SCENARIOS: Record<string, { file: string; what: string }> = {
   'create-payment': { file: 'create-payment.ts', what: 'REST hot paths under 32 connections (appends to bench/RESULTS.md)' },
   'expiry-lateness': { file: 'expiry-lateness.ts', what: '1,000 payments expiring in one second, one worker: lateness p50/p99/max' },
   'deposit-webhook': { file: 'deposit-webhook.ts', what: '50 deposits/s for 60 s: deposit → webhook p50/p99, backlog at the end' },
+  'hot-paths': { file: 'hot-paths.ts', what: 'create, GraphQL create, get, verify, checkout view, list: each against its floor, alternating (--profile: cpu profile of create)' },
   fairness: { file: 'fairness.ts', what: "merchant B's webhooks while A's 9 s endpoint has 40 events queued" },
   'sse-memory': { file: 'sse-memory.ts', what: '2,000 SSE subscriptions opened and closed: heap after GC vs before, listeners left' },
 };

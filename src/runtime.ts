@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { jobDefinitions } from '../jobs/index.js';
 import type { Config } from './config.js';
+import { createPool } from './db/pool.js';
 import { createPrisma } from './db/prisma.js';
 import { SecretBox } from './domain/auth/secret-box.js';
 import type { Deps } from './domain/deps.js';
@@ -30,22 +30,22 @@ export async function startRuntime(opts: {
 }): Promise<Runtime> {
   const { config, role, log } = opts;
   // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool.
-  const prisma = createPrisma(opts.databaseUrl, role === 'api' ? 10 : 24);
+  const pool = createPool(opts.databaseUrl, role === 'api' ? 10 : 24);
+  pool.on('error', (err) => log.warn({ err }, 'database pool: idle connection lost'));
+  const prisma = createPrisma(pool);
   const jobs = await JobQueue.start(opts.databaseUrl, log, { work: role !== 'api' }, jobDefinitions);
   const serving = role !== 'worker';
-  const limitsPool = serving ? new pg.Pool({ connectionString: opts.databaseUrl, max: 4 }) : null;
-  // An idle client dropped by the server (a restart, a failover) is replaced on next use, not fatal.
-  limitsPool?.on('error', (err) => log.warn({ err }, 'rate-limit pool: idle connection lost'));
   const notifier = serving ? await PaymentNotifier.start(opts.databaseUrl, log) : null;
   const deps: Deps = {
     config,
     prisma,
+    pool,
     log,
     secrets: new SecretBox(opts.secretKey),
     jobs,
     lookup: opts.lookup,
     notifier,
-    limits: limitsPool ? new RateLimits(limitsPool, config) : null,
+    limits: serving ? new RateLimits(pool, config, log) : null,
   };
   if (role !== 'api') await jobs.work(deps, jobDefinitions);
   const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
@@ -57,8 +57,9 @@ export async function startRuntime(opts: {
       await notifier?.stop();
       await http?.close();
       await jobs.stop();
-      await limitsPool?.end();
+      await deps.limits?.stop();
       await prisma.$disconnect();
+      await pool.end();
     })());
   return { deps, http, stop };
 }

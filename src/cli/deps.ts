@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/open.js';
+import { createPool } from '../db/pool.js';
 import { createPrisma } from '../db/prisma.js';
 import { SecretBox } from '../domain/auth/secret-box.js';
 import type { Deps } from '../domain/deps.js';
@@ -27,15 +28,17 @@ export async function withDeps<T>(fn: (deps: Deps) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn', 'cli');
   const db = await openDatabase(config, log);
-  const prisma = createPrisma(db.databaseUrl, 2);
+  const pool = createPool(db.databaseUrl, 2);
+  const prisma = createPrisma(pool);
   // A cluster this command started runs detached (its own process group): Ctrl-C must stop it too.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void db.close().finally(() => process.exit(130)));
   }
   try {
-    return await fn({ config, prisma, log, secrets: new SecretBox(db.secretKey), jobs: noJobs, notifier: null, limits: null });
+    return await fn({ config, prisma, pool, log, secrets: new SecretBox(db.secretKey), jobs: noJobs, notifier: null, limits: null });
   } finally {
     await prisma.$disconnect();
+    await pool.end();
     await db.close();
   }
 }

@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import type pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
 
 export type { PrismaClient };
@@ -6,12 +7,12 @@ export type Tx = Prisma.TransactionClient;
 export type Db = PrismaClient | Tx;
 
 /**
- * Interactive transactions wait up to 15 s for a connection (bursts of concurrent writes queue on
+ * Prisma over the process's shared pool (src/db/pool.ts). Interactive transactions wait up to 15 s for a connection (bursts of concurrent writes queue on
  * the pool rather than fail) and may run 30 s.
  */
-export function createPrisma(connectionString: string, max = 10): PrismaClient {
+export function createPrisma(pool: pg.Pool): PrismaClient {
   return new PrismaClient({
-    adapter: new PrismaPg({ connectionString, max }),
+    adapter: new PrismaPg(pool),
     transactionOptions: { maxWait: 15_000, timeout: 30_000 },
   });
 }

@@ -1,5 +1,6 @@
 import type { LookupFunction } from 'node:net';
 import type { Config } from '../config.js';
+import type pg from 'pg';
 import type { PrismaClient } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from './auth/secret-box.js';
@@ -11,6 +12,8 @@ import type { RateLimits } from './rate-limits.js';
 export type Deps = {
   config: Config;
   prisma: PrismaClient;
+  /** The pool Prisma runs on, for the hot paths' typed SQL (src/db/hot). */
+  pool: pg.Pool;
   log: Logger;
   secrets: SecretBox;
   jobs: JobQueue;

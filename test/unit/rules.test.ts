@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { pickFreeCode } from '../../src/domain/codes/codes.js';
 import { computeFee } from '../../src/domain/credit/fees.js';
 import { confirmsLate, feeReleaseRefusal, isSettled, refusal } from '../../src/domain/payments/state-machine.js';
 import { parseRetryAfter, retryDelayMs, RETRY_INTERVALS_S } from '../../src/domain/webhooks/schedule.js';
@@ -92,13 +91,7 @@ describe('payment state machine', () => {
   });
 });
 
-describe('unique codes and fees', () => {
-  it('picks only free multiples of 10 within 10..10×maxCode, and null when all are taken', () => {
-    const taken = [100_010n, 100_030n];
-    for (let i = 0; i < 50; i++) expect([20]).toContain(pickFreeCode(100_000n, 3, taken));
-    expect(pickFreeCode(100_000n, 2, [100_010n, 100_020n])).toBeNull();
-    expect(pickFreeCode(100_000n, 1, [100_020n])).toBe(10);
-  });
+describe('fees (the code choice is tested against the database: test/perf/create-function.test.ts)', () => {
   it('computes clamp(floor(amountFinal × bps / 10,000), min, max)', () => {
     const project = { feeBps: 100, feeMin: 1000n, feeMax: 50_000n };
     expect(computeFee(10_010n, project)).toBe(1000n);

@@ -1,6 +1,8 @@
+import { credentialByHash } from '../../db/hot/credentials.js';
 import { AppError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { publicActor, type Actor } from './actor.js';
+import { authCacheOf, type AuthOutcome } from './auth-cache.js';
 import { classifyCredential, hashCredential } from './credentials.js';
 
 const BEARER = /^Bearer ([^\s]+)$/;
@@ -8,7 +10,8 @@ const BEARER = /^Bearer ([^\s]+)$/;
 /**
  * Resolves an Authorization header to an Actor. No header → the public actor; anything present
  * but unusable (malformed, unknown, revoked) → 401; a known key of an inactive merchant or
- * project → 403. One indexed lookup by hash.
+ * project → 403. One indexed lookup by hash, or none while the process's cache holds the answer
+ * (cleared on every revocation or deactivation, and never older than half a second).
  */
 export async function authenticate(deps: Deps, header: string | undefined): Promise<Actor> {
   if (header === undefined || header === '') return publicActor;
@@ -17,26 +20,19 @@ export async function authenticate(deps: Deps, header: string | undefined): Prom
   const kind = token ? classifyCredential(token) : undefined;
   if (!token || !kind) throw new AppError('unauthorized');
   const hash = hashCredential(token);
+  const cache = authCacheOf(deps);
+  const load = () => lookup(deps, kind, hash);
+  const outcome = cache ? await cache.resolve(hash, load) : await load();
+  if ('refused' in outcome) throw new AppError(outcome.refused);
+  return outcome.actor;
+}
 
-  if (kind === 'merchant') {
-    const key = await deps.prisma.merchantKey.findUnique({ where: { keyHash: hash }, include: { merchant: true } });
-    if (!key || key.revokedAt) throw new AppError('unauthorized');
-    if (!key.merchant.active) throw new AppError('merchant_inactive');
-    return { kind: 'merchant', merchantId: key.merchantId, keyId: key.id };
-  }
-  if (kind === 'project') {
-    const key = await deps.prisma.apiKey.findUnique({
-      where: { keyHash: hash },
-      include: { project: { include: { merchant: true } } },
-    });
-    if (!key || key.revokedAt) throw new AppError('unauthorized');
-    const { project } = key;
-    if (!project.merchant.active) throw new AppError('merchant_inactive');
-    if (!project.active || project.suspendedAt) throw new AppError('project_inactive');
-    return { kind: 'project', projectId: project.id, merchantId: project.merchantId, sandbox: project.sandbox, keyId: key.id };
-  }
-  const device = await deps.prisma.device.findUnique({ where: { tokenHash: hash }, include: { merchant: true } });
-  if (!device || device.revokedAt) throw new AppError('unauthorized');
-  if (!device.merchant.active) throw new AppError('merchant_inactive');
-  return { kind: 'device', deviceId: device.id, merchantId: device.merchantId };
+async function lookup(deps: Deps, kind: 'merchant' | 'project' | 'device', hash: string): Promise<AuthOutcome> {
+  const row = await credentialByHash(deps.pool, kind, hash);
+  if (!row || row.revoked) return { refused: 'unauthorized' };
+  if (!row.merchant_active) return { refused: 'merchant_inactive' };
+  if (kind === 'merchant') return { actor: { kind: 'merchant', merchantId: row.merchant_id, keyId: row.id } };
+  if (kind === 'device') return { actor: { kind: 'device', deviceId: row.id, merchantId: row.merchant_id } };
+  if (!row.project_active) return { refused: 'project_inactive' };
+  return { actor: { kind: 'project', projectId: row.project_id!, merchantId: row.merchant_id, sandbox: row.sandbox!, keyId: row.id } };
 }

@@ -1,22 +1,12 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * A random code whose final amount is not held in the scope, or null when every code is taken.
- * Random rather than sequential, so the next payer's amount cannot be guessed.
+ * Crypto-random numbers for the code choice of the `create_payment` SQL function (migration
+ * 20261124060000): its first eight are tried as codes (each a uniformly random multiple of 10 in
+ * 10..10×maxCode, taken unless its amount is held), the ninth picks among the free codes when all
+ * eight were taken. Random rather than sequential, so the next payer's amount cannot be guessed;
+ * drawn here because Postgres' random() is not a cryptographic generator.
  */
-export function pickFreeCode(amountRequested: bigint, maxCode: number, heldAmounts: Iterable<bigint>): number | null {
-  const taken = new Set<number>();
-  for (const amount of heldAmounts) {
-    const code = Number(amount - amountRequested);
-    if (code >= 10 && code <= 10 * maxCode && code % 10 === 0) taken.add(code);
-  }
-  const free = maxCode - taken.size;
-  if (free <= 0) return null;
-  let skip = randomInt(free);
-  for (let code = 10; code <= 10 * maxCode; code += 10) {
-    if (taken.has(code)) continue;
-    if (skip === 0) return code;
-    skip--;
-  }
-  return null;
+export function codeDraws(): string[] {
+  return Array.from({ length: 9 }, () => String(randomInt(0, 2 ** 32)));
 }

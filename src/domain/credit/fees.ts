@@ -1,30 +1,15 @@
 import type { Tx } from '../../db/prisma.js';
-import { AppError } from '../../errors.js';
 import { recordLedgerEntry } from './ledger.js';
 
-/** `clamp(floor(amountFinal × bps / 10,000), min, max)` in rials. */
+/**
+ * `clamp(floor(amountFinal × bps / 10,000), min, max)` in rials. Creation reserves it inside the
+ * `create_payment` SQL function, whose `payment_fee` states the same rule (a test holds them equal).
+ */
 export function computeFee(amountFinal: bigint, project: { feeBps: number; feeMin: bigint; feeMax: bigint }): bigint {
   const raw = (amountFinal * BigInt(project.feeBps)) / 10_000n;
   if (raw < project.feeMin) return project.feeMin;
   if (raw > project.feeMax) return project.feeMax;
   return raw;
-}
-
-/** A merchant's available credit (balance − reserved), read without locking, for the early 402. */
-export async function availableCredit(tx: Tx, merchantId: string): Promise<bigint> {
-  const m = await tx.merchant.findUniqueOrThrow({ where: { id: merchantId }, select: { creditBalance: true, creditReserved: true } });
-  return m.creditBalance - m.creditReserved;
-}
-
-/**
- * Reserves a live payment's fee. The condition is checked on the locked merchant row, so concurrent
- * creates can never reserve more than the balance.
- */
-export async function reserveFee(tx: Tx, merchantId: string, fee: bigint): Promise<void> {
-  const updated = await tx.$executeRaw`
-    UPDATE merchants SET credit_reserved = credit_reserved + ${fee}, updated_at = now()
-    WHERE id = ${merchantId}::uuid AND credit_balance - credit_reserved >= ${fee}`;
-  if (updated === 0) throw new AppError('merchant_credit_exhausted');
 }
 
 type FeeHolder = { id: string; merchantId: string; sandbox: boolean; feeAmount: bigint; feeState: string };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { verifyOfProject } from '../../db/hot/payments.js';
 import { AppError } from '../../errors.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
@@ -18,21 +19,10 @@ function paymentId(id: string): string {
  */
 export async function verifyPayment(deps: Deps, actor: Actor, id: string): Promise<{ payment: PaymentRow; alreadyVerified: boolean }> {
   const { projectId } = requireActor(actor, 'project');
-  const rows = await deps.prisma.$queryRaw<{ id: string; previously_verified: boolean }[]>`
-    WITH target AS (
-      SELECT id, verified_at FROM payments WHERE id = ${paymentId(id)}::uuid AND project_id = ${projectId}::uuid FOR UPDATE
-    )
-    UPDATE payments p
-       SET verify_count = p.verify_count + 1,
-           verified_at = CASE WHEN p.status = 'confirmed' AND p.verified_at IS NULL THEN now() ELSE p.verified_at END,
-           updated_at = now()
-      FROM target
-     WHERE p.id = target.id
-    RETURNING p.id, target.verified_at IS NOT NULL AS previously_verified`;
-  const row = rows[0];
-  if (!row) throw AppError.notFound('Payment');
-  const payment = await deps.prisma.payment.findUniqueOrThrow({ where: { id: row.id } });
-  return { payment, alreadyVerified: row.previously_verified };
+  // One statement: the locked update returns the row as it now is, no read-back.
+  const verified = await verifyOfProject(deps.pool, paymentId(id), projectId);
+  if (!verified) throw AppError.notFound('Payment');
+  return verified;
 }
 
 const reasonSchema = z.string().trim().min(1, 'must be 1..300 characters').max(300, 'must be 1..300 characters');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listOfProject, paymentOfProject } from '../../db/hot/payments.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { requireActor, type Actor } from '../auth/actor.js';
@@ -52,21 +53,18 @@ export function paymentsFilteredFor(actor: Actor, filter: unknown): Prisma.Payme
   return paymentWhere(projectId, parseInput(paymentFilterSchema, filter));
 }
 
+/** A page of the caller's payments and the total, in one statement (the same filter and order as `paymentWhere`/`paymentOrder`). */
 export async function listPayments(deps: Deps, actor: Actor, query: unknown) {
   const { projectId } = requireActor(actor, 'project');
   const q = parseInput(listPaymentsSchema, query);
-  const where = paymentWhere(projectId, q);
-  const [items, total] = await deps.prisma.$transaction([
-    deps.prisma.payment.findMany({ where, orderBy: paymentOrder, skip: (q.page - 1) * q.pageSize, take: q.pageSize }),
-    deps.prisma.payment.count({ where }),
-  ]);
+  const { items, total } = await listOfProject(deps.pool, projectId, q, (q.page - 1) * q.pageSize, q.pageSize);
   return { items, page: q.page, pageSize: q.pageSize, total };
 }
 
-/** A payment of the caller's project; any other id (foreign, unknown, not a UUID) is 404. */
+/** A payment of the caller's project; any other id (foreign, unknown, not a UUID) is 404. One indexed read. */
 export async function getPayment(deps: Deps, actor: Actor, id: string): Promise<PaymentRow> {
   const { projectId } = requireActor(actor, 'project');
-  const payment = uuidSchema.safeParse(id).success ? await deps.prisma.payment.findFirst({ where: { id, projectId } }) : null;
+  const payment = uuidSchema.safeParse(id).success ? await paymentOfProject(deps.pool, id, projectId) : undefined;
   if (!payment) throw AppError.notFound('Payment');
   return payment;
 }

@@ -98,10 +98,10 @@ builder.queryFields((t) => ({
     authScopes: { project: true },
     description: 'Null for an id the caller cannot see.',
     args: { id: t.arg.id({ description: 'The payment UUID.', required: true }) },
-    resolve: async (query, _root, { id }, ctx) => {
+    // The row as read, every column loaded: a prismaField tells Pothos so, and nothing is read again.
+    resolve: async (_query, _root, { id }, ctx) => {
       try {
-        const payment = await getPayment(ctx.deps, ctx.actor, String(id));
-        return ctx.deps.prisma.payment.findUnique({ ...query, where: { id: payment.id } });
+        return await getPayment(ctx.deps, ctx.actor, String(id));
       } catch (err) {
         if (isAppError(err) && err.code === 'not_found') return null;
         throw err;
@@ -145,10 +145,11 @@ builder.mutationFields((t) => ({
     type: 'Payment',
     authScopes: { project: true },
     args: { input: t.arg({ description: 'The payment to create.', type: CreatePaymentInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
+    // The row the create returned, every column loaded: a prismaField tells Pothos so, no read-back.
+    resolve: async (_query, _root, { input }, ctx) => {
       const result = await createPayment(ctx.deps, ctx.actor, input);
       if (result.replayed) throw new Error('unreachable: no idempotency key over GraphQL');
-      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: result.payment.id } });
+      return result.payment;
     },
   }),
   verifyPayment: t.field({
