@@ -4,7 +4,12 @@ import type { PaymentRow } from '../payments/types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-type ViewSource = PaymentRow & { project: Project; card: Card; link: PaymentLink | null };
+/** The payment and the few fields of its project, card and link the payer sees. */
+export type ViewSource = PaymentRow & {
+  project: Pick<Project, 'autoConfirm' | 'name' | 'displayName' | 'logoUrl' | 'color' | 'note' | 'supportPhone'>;
+  card: Pick<Card, 'bankCode' | 'cardNumber' | 'holderName'>;
+  link: Pick<PaymentLink, 'slug' | 'title'> | null;
+};
 
 /**
  * SPEC 2.3 for the payer, with `paymentId` (the callback's `service_ref`) and `lateUntil` (how long

@@ -1,0 +1,207 @@
+/**
+ * `npm run bench -- hot-paths`: every hot path of the service side by side with its floor
+ * (bench/hot-paths/floor.ts: node:http + pg, one statement or one minimal transaction), in alternating
+ * rounds. The service runs as `src/main.ts` in production mode with its defaults on (auth, rate
+ * limiter, info logs, metrics); autocannon runs in a process of its own for every measurement.
+ * `--profile`: instead, profiles the service (`node --cpu-prof`) under the 4-card create and prints
+ * the top self-time entries. BENCH_SECONDS (default 8) and BENCH_ROUNDS (default 3) size the run.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { call, gql, machine, startBench, CALLBACK } from './support.js';
+import type { LoadResult, LoadSpec } from './hot-paths/load.js';
+import { summarize } from './hot-paths/profile.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_SECONDS = 2;
+const CONNECTIONS = 32;
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+/** A child process resolved once a line of its stdout matches. */
+function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = ready.exec(out);
+      if (match) resolve({ child, match });
+    });
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${out}`)));
+  });
+}
+
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+function load(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'hot-paths/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`load exited ${code}`))));
+  });
+}
+
+type Side = Omit<LoadSpec, 'seconds' | 'connections'>;
+type Scenario = { name: string; floorName: string; floor: Side; service: Side; target: string };
+
+async function seedProject(baseUrl: string, merchantKey: string, name: string, cards: number): Promise<{ projectId: string; apiKey: string }> {
+  const { createProject } = await gql(baseUrl, merchantKey, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id } } }', {
+    input: { name, sandbox: true, maxCode: 9999 },
+  });
+  for (let i = 0; i < cards; i++) {
+    await gql(baseUrl, merchantKey, 'mutation($input: CreateCardInput!) { createCard(input: $input) { id } }', {
+      input: { projectId: createProject.project.id, bankCode: 'mellat', cardNumber: `610433781234${String(5678 + i).padStart(4, '0')}`, holderName: 'Bench shop' },
+    });
+  }
+  return { projectId: createProject.project.id as string, apiKey: createProject.apiKey as string };
+}
+
+const stats = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted[sorted.length - 1]! };
+};
+
+async function main() {
+  const profile = process.argv.includes('--profile');
+  const setup = await startBench();
+  const children: ChildProcess[] = [];
+  try {
+    const base = setup.baseUrl;
+    const { createMerchant } = await import('../src/domain/merchants/merchants.js');
+    const { operatorActor } = await import('../src/domain/auth/actor.js');
+    const { merchantKey } = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench merchant', credit: 0 });
+    const one = await seedProject(base, merchantKey, 'one card', 1);
+    const four = await seedProject(base, merchantKey, 'four cards', 4);
+    const floorOne = await seedProject(base, merchantKey, 'floor, one card', 1);
+    const floorFour = await seedProject(base, merchantKey, 'floor, four cards', 4);
+    const reads = await seedProject(base, merchantKey, 'reads', 1);
+    let payment: { id: string; token: string } | undefined;
+    for (let i = 0; i < 200; i++) payment = await call(base, 'POST', '/v1/payments', reads.apiKey, { amount: 1_000_000 + i * 10_000, callbackUrl: CALLBACK });
+    await setup.api.stop();
+
+    const env = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'info',
+      DATABASE_URL: setup.databaseUrl,
+      SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+      PORT: '0',
+      // Production's limiter, counting every request, with a ceiling no benchmark reaches.
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
+    };
+    const profileDir = profile ? await mkdtemp(path.join(os.tmpdir(), 'gateway-prof-')) : '';
+    const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const service = await startProcess([...nodeArgs, '--import', 'tsx', 'src/main.ts'], env, /listening on port (\d+)/);
+    children.push(service.child);
+    const serviceUrl = `http://127.0.0.1:${service.match[1]}`;
+
+    if (profile) {
+      // `--profile graphql` profiles the GraphQL create instead of the REST one.
+      const graphql = process.argv.includes('graphql');
+      const spec: LoadSpec = graphql
+        ? { url: serviceUrl, method: 'POST', path: '/graphql', token: four.apiKey, body: 'gql-create', seconds: SECONDS * 2, connections: CONNECTIONS }
+        : { url: serviceUrl, method: 'POST', path: '/v1/payments', token: four.apiKey, body: 'rest-create', seconds: SECONDS * 2, connections: CONNECTIONS };
+      const r = await load(spec);
+      await stopProcess(service.child);
+      const file = (await readdir(profileDir)).find((f) => f.endsWith('.cpuprofile'))!;
+      const s = summarize(path.join(profileDir, file), 20);
+      console.log(`${graphql ? 'GraphQL createPayment' : 'POST /v1/payments'} (4 cards) under --cpu-prof: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms; profile ${path.join(profileDir, file)}\n`);
+      console.log(['self time by function:', ...s.byFunction, '', 'self time by package / file:', ...s.byPlace].join('\n'));
+      return;
+    }
+
+    const floorProc = await startProcess(['--import', 'tsx', path.join(here, 'hot-paths/floor.ts'), setup.databaseUrl], {}, /listening (\d+)/);
+    children.push(floorProc.child);
+    const floorUrl = `http://127.0.0.1:${floorProc.match[1]}`;
+
+    const restCreate = (p: { projectId: string; apiKey: string }): Side => ({ url: serviceUrl, method: 'POST', path: '/v1/payments', token: p.apiKey, body: 'rest-create' });
+    const floorCreate = (projectId: string): Side => ({ url: floorUrl, method: 'POST', path: '/v1/payments', body: 'rest-create', projectId });
+    const scenarios: Scenario[] = [
+      { name: 'POST /v1/payments, 4 cards', floorName: 'minimal create', floor: floorCreate(floorFour.projectId), service: restCreate(four), target: '≥ 0.6, p99 ≤ 100 ms' },
+      { name: 'POST /v1/payments, 1 card', floorName: 'minimal create', floor: floorCreate(floorOne.projectId), service: restCreate(one), target: '≥ 0.5' },
+      {
+        name: 'GraphQL createPayment, 4 cards',
+        floorName: 'REST create (service)',
+        floor: restCreate(four),
+        service: { url: serviceUrl, method: 'POST', path: '/graphql', token: four.apiKey, body: 'gql-create' },
+        target: '≥ 0.9',
+      },
+      {
+        name: 'GET /v1/payments/{id}',
+        floorName: 'one SELECT',
+        floor: { url: floorUrl, method: 'GET', path: `/v1/payments/${payment!.id}` },
+        service: { url: serviceUrl, method: 'GET', path: `/v1/payments/${payment!.id}`, token: reads.apiKey },
+        target: '≥ 0.4',
+      },
+      {
+        name: 'POST /v1/payments/{id}/verify',
+        floorName: 'one UPDATE',
+        floor: { url: floorUrl, method: 'POST', path: `/v1/payments/${payment!.id}/verify`, body: 'empty' },
+        service: { url: serviceUrl, method: 'POST', path: `/v1/payments/${payment!.id}/verify`, token: reads.apiKey, body: 'empty' },
+        target: '≥ 0.4',
+      },
+      {
+        name: 'GET /v1/checkout/{token}',
+        floorName: 'one SELECT (3 tables)',
+        floor: { url: floorUrl, method: 'GET', path: `/v1/checkout/${payment!.token}` },
+        service: { url: serviceUrl, method: 'GET', path: `/v1/checkout/${payment!.token}` },
+        target: '≥ 0.4',
+      },
+      {
+        name: 'GET /v1/payments (20 of 200)',
+        floorName: 'one SELECT',
+        floor: { url: floorUrl, method: 'GET', path: `/v1/payments?project=${reads.projectId}` },
+        service: { url: serviceUrl, method: 'GET', path: '/v1/payments?pageSize=20', token: reads.apiKey },
+        target: '≥ 0.4',
+      },
+    ];
+
+    const lines = [
+      `- machine: ${machine(setup.dbLabel)}`,
+      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: src/main.ts (role all), NODE_ENV=production, LOG_LEVEL=info, limiter on`,
+      '',
+      '| scenario | floor | floor req/s | floor p50 / p99 ms | service req/s | service p50 / p99 ms | ratio median (min–max) | target |',
+      '|---|---|---:|---:|---:|---:|---:|---|',
+    ];
+    for (const s of scenarios) {
+      const floorRuns: LoadResult[] = [];
+      const serviceRuns: LoadResult[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternate which side goes first, so a drift of the machine's load favours neither.
+        const order: ['floor' | 'service', Side][] = round % 2 === 0 ? [['floor', s.floor], ['service', s.service]] : [['service', s.service], ['floor', s.floor]];
+        for (const [side, spec] of order) {
+          await load({ ...spec, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
+          const r = await load({ ...spec, seconds: SECONDS, connections: CONNECTIONS });
+          (side === 'floor' ? floorRuns : serviceRuns).push(r);
+          if (r.non2xx || r.errors) console.error(`${s.name} (${side}): ${r.non2xx} non-2xx, ${r.errors} errors; ${r.firstErrors.join(' | ')}`);
+        }
+      }
+      const ratios = serviceRuns.map((r, i) => r.rps / floorRuns[i]!.rps);
+      const f = stats(floorRuns.map((r) => r.rps));
+      const v = stats(serviceRuns.map((r) => r.rps));
+      const rt = stats(ratios);
+      const latency = (runs: LoadResult[]) => {
+        const p99 = stats(runs.map((r) => r.p99));
+        return `${stats(runs.map((r) => r.p50)).median} / ${p99.median} (max ${p99.max})`;
+      };
+      const line = `| ${s.name} | ${s.floorName} | ${f.median.toFixed(0)} | ${latency(floorRuns)} | ${v.median.toFixed(0)} | ${latency(serviceRuns)} | ${rt.median.toFixed(2)} (${rt.min.toFixed(2)}–${rt.max.toFixed(2)}) | ${s.target} |`;
+      console.error(line);
+      lines.push(line);
+    }
+    console.log(`\n${lines.join('\n')}`);
+  } finally {
+    for (const c of children) await stopProcess(c);
+    await setup.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,59 @@
+import type pg from 'pg';
+import type { JobQueue } from '../../queue/job-queue.js';
+import { buildJobInsert, ensureExpiryJobFunction, EXPIRY_QUEUE } from './expiry-job.js';
+import { toPaymentRow, type PaymentSqlRow } from './payment-row.js';
+import { statement, type Queryable } from './query.js';
+import { codeDraws } from '../../domain/codes/codes.js';
+import type { PaymentRow } from '../../domain/payments/types.js';
+
+export type CreateArgs = {
+  paymentId: string;
+  projectId: string;
+  linkId: string | null;
+  amount: bigint;
+  callbackUrl: string | null;
+  /** Checked against the project's allowed hosts inside the call; null when the caller checked. */
+  callbackHost: string | null;
+  orderId: string | null;
+  description: string | null;
+  payerPhone: string | null;
+  metadata: unknown;
+  token: string;
+  onlineMs: number;
+};
+
+type CreateParams = [string, string, string | null, string, string | null, string | null, string | null, string | null, string | null, string | null, string, number, string[], string];
+
+const create = statement<CreateParams, PaymentSqlRow>(
+  'create-payment',
+  'SELECT * FROM create_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11, $12, $13, $14)',
+);
+
+/**
+ * One call to the `create_payment` SQL function (migration 20261124060000): the allocation, hold,
+ * payment, fee reservation, card stamp and expiry job in one statement. On the pool it is its own
+ * transaction; on a client inside BEGIN it joins that one (idempotent creates).
+ */
+export async function createPaymentRow(pool: pg.Pool, db: Queryable, jobs: JobQueue, a: CreateArgs): Promise<PaymentRow> {
+  await ensureExpiryJobFunction(pool, jobs);
+  // A placeholder due time: the function sets it to the payment's expiresAt, known once stamped.
+  const job = await buildJobInsert(jobs, EXPIRY_QUEUE, { paymentId: a.paymentId }, new Date());
+  const [row] = await create(
+    db,
+    a.paymentId,
+    a.projectId,
+    a.linkId,
+    a.amount.toString(),
+    a.callbackUrl,
+    a.callbackHost,
+    a.orderId,
+    a.description,
+    a.payerPhone,
+    a.metadata === null || a.metadata === undefined ? null : JSON.stringify(a.metadata),
+    a.token,
+    a.onlineMs,
+    codeDraws(),
+    job.payload,
+  );
+  return toPaymentRow(row!);
+}

@@ -1,0 +1,89 @@
+import type { PaymentRow } from '../../domain/payments/types.js';
+
+/** A `payments` row as node-postgres returns it (bigint as text, timestamps as Date, json parsed). */
+export type PaymentSqlRow = {
+  id: string;
+  project_id: string;
+  merchant_id: string;
+  card_id: string;
+  link_id: string | null;
+  status: string;
+  amount_requested: string;
+  code: number;
+  amount_final: string;
+  amount_mode: string;
+  order_id: string | null;
+  description: string | null;
+  callback_url: string | null;
+  token: string;
+  review_required: boolean;
+  review_reason: string | null;
+  confirmation_source: string | null;
+  confirmed_at: Date | null;
+  confirmed_by_message_id: string | null;
+  manual_note: string | null;
+  verified_at: Date | null;
+  verify_count: number;
+  expires_at: Date;
+  late_until: Date;
+  expired_at: Date | null;
+  canceled_at: Date | null;
+  rejected_at: Date | null;
+  reject_reason: string | null;
+  payer_phone: string | null;
+  payer_card_last4: string | null;
+  payer_tracking_number: string | null;
+  payer_reported_paid_at: Date | null;
+  metadata: PaymentRow['metadata'];
+  sandbox: boolean;
+  fee_amount: string;
+  fee_state: string;
+  receipt_code: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** The same row as Prisma's `Payment`, so the doors and Pothos take it as they take Prisma's. */
+export function toPaymentRow(r: PaymentSqlRow): PaymentRow {
+  return {
+    id: r.id,
+    projectId: r.project_id,
+    merchantId: r.merchant_id,
+    cardId: r.card_id,
+    linkId: r.link_id,
+    status: r.status,
+    amountRequested: BigInt(r.amount_requested),
+    code: r.code,
+    amountFinal: BigInt(r.amount_final),
+    amountMode: r.amount_mode,
+    orderId: r.order_id,
+    description: r.description,
+    callbackUrl: r.callback_url,
+    token: r.token,
+    reviewRequired: r.review_required,
+    reviewReason: r.review_reason,
+    confirmationSource: r.confirmation_source,
+    confirmedAt: r.confirmed_at,
+    confirmedByMessageId: r.confirmed_by_message_id,
+    manualNote: r.manual_note,
+    verifiedAt: r.verified_at,
+    verifyCount: r.verify_count,
+    expiresAt: r.expires_at,
+    lateUntil: r.late_until,
+    expiredAt: r.expired_at,
+    canceledAt: r.canceled_at,
+    rejectedAt: r.rejected_at,
+    rejectReason: r.reject_reason,
+    payerPhone: r.payer_phone,
+    payerCardLast4: r.payer_card_last4,
+    payerTrackingNumber: r.payer_tracking_number,
+    payerReportedPaidAt: r.payer_reported_paid_at,
+    metadata: r.metadata,
+    sandbox: r.sandbox,
+    feeAmount: BigInt(r.fee_amount),
+    feeState: r.fee_state,
+    receiptCode: r.receipt_code,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}

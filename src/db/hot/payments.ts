@@ -1,0 +1,51 @@
+import { toPaymentRow, type PaymentSqlRow } from './payment-row.js';
+import { statement, type Queryable } from './query.js';
+import type { PaymentRow } from '../../domain/payments/types.js';
+
+const byId = statement<[string, string], PaymentSqlRow>('payment-by-id', 'SELECT * FROM payments WHERE id = $1 AND project_id = $2');
+
+/** A payment of the project, or undefined (one indexed read). */
+export async function paymentOfProject(db: Queryable, id: string, projectId: string): Promise<PaymentRow | undefined> {
+  const [row] = await byId(db, id, projectId);
+  return row && toPaymentRow(row);
+}
+
+const verify = statement<[string, string], PaymentSqlRow & { previously_verified: boolean }>(
+  'payment-verify',
+  // The row lock (UPDATE) makes concurrent verifies agree on which one was first: the target CTE
+  // reads verified_at as it was before this call, under the same lock.
+  `WITH target AS (SELECT id, verified_at FROM payments WHERE id = $1 AND project_id = $2 FOR UPDATE)
+   UPDATE payments p
+      SET verify_count = p.verify_count + 1,
+          verified_at = CASE WHEN p.status = 'confirmed' AND p.verified_at IS NULL THEN now() ELSE p.verified_at END,
+          updated_at = now()
+     FROM target
+    WHERE p.id = target.id
+   RETURNING p.*, target.verified_at IS NOT NULL AS previously_verified`,
+);
+
+/** Counts a verify and stamps the first one that sees it confirmed; the updated row, in one statement. */
+export async function verifyOfProject(db: Queryable, id: string, projectId: string): Promise<{ payment: PaymentRow; alreadyVerified: boolean } | undefined> {
+  const [row] = await verify(db, id, projectId);
+  return row && { payment: toPaymentRow(row), alreadyVerified: row.previously_verified };
+}
+
+export type PaymentListFilter = { status?: string; orderId?: string; from?: Date; to?: Date };
+
+// One statement for the page and the total: the filter's absent parts are NULL parameters, so one
+// prepared plan serves every combination (the project's created_at index drives it). The count
+// sits on the left of a lateral join, so a page past the end still says how many match.
+const FILTER = `project_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR order_id = $3)
+  AND ($4::timestamptz IS NULL OR created_at >= $4) AND ($5::timestamptz IS NULL OR created_at <= $5)`;
+const list = statement<[string, string | null, string | null, Date | null, Date | null, number, number], PaymentSqlRow & { total: string }>(
+  'payments-list',
+  `SELECT page.*, counted.total FROM (SELECT count(*) AS total FROM payments WHERE ${FILTER}) counted
+   LEFT JOIN LATERAL (SELECT * FROM payments WHERE ${FILTER} ORDER BY created_at DESC, id DESC OFFSET $6 LIMIT $7) page ON true`,
+);
+
+/** A page of the project's payments, newest first (ties by id), and how many match. */
+export async function listOfProject(db: Queryable, projectId: string, f: PaymentListFilter, offset: number, limit: number): Promise<{ items: PaymentRow[]; total: number }> {
+  const rows = await list(db, projectId, f.status ?? null, f.orderId ?? null, f.from ?? null, f.to ?? null, offset, limit);
+  const total = Number(rows[0]?.total ?? 0);
+  return { items: rows.filter((r) => r.id !== null).map(toPaymentRow), total };
+}

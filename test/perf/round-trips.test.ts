@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statementLog } from '../../src/db/pool.js';
+import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+
+// Round trips per request on the hot paths, counted at the pool (every statement Prisma or the
+// typed SQL sends), so that a regression shows up without timing anything. The API runs without
+// workers, whose jobs would share the pool; the rate limiter's counts are shared off the request
+// path (every 100 ms), so they are left out of a request's count and checked on their own.
+let app: TestApp;
+let shop: Awaited<ReturnType<typeof makeShop>>;
+
+beforeAll(async () => {
+  app = await startTestApp({ role: 'api' });
+  shop = await makeShop(app, { sandbox: false, credit: 10_000_000 });
+  // The process's first create installs pg-boss's job insert (src/db/hot/expiry-job.ts), once.
+  await createPaymentRest(app, shop.apiKey, { amount: 140_000 });
+});
+afterAll(() => app.stop());
+
+/** The statements one call sends, rate-limit syncs aside. */
+async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+  statementLog.names = [];
+  try {
+    await run();
+    return statementLog.names.filter((n) => n !== 'rate-limit-add');
+  } finally {
+    statementLog.names = null;
+  }
+}
+
+/** A request with a credential the process has just seen: the auth cache answers. */
+async function warm(): Promise<void> {
+  await request(app.baseUrl, 'GET', '/v1/payments?pageSize=1', { token: shop.apiKey });
+}
+
+describe('round trips per request', () => {
+  it('a create is one statement: the create_payment call (allocation, hold, fee, card stamp, expiry job)', async () => {
+    await warm();
+    const sent = await statementsOf(async () => expect((await createPaymentRest(app, shop.apiKey, { amount: 150_000 })).status).toBe(201));
+    expect(sent).toEqual(['create-payment']);
+  });
+
+  it('an idempotent create adds its key: BEGIN, lock, read, create, store, COMMIT', async () => {
+    await warm();
+    const sent = await statementsOf(async () =>
+      expect((await createPaymentRest(app, shop.apiKey, { amount: 160_000 }, { 'idempotency-key': 'rt-1' })).status).toBe(201),
+    );
+    expect(sent).toEqual(['BEGIN', 'idempotency-lock', 'idempotency-read', 'create-payment', 'idempotency-store', 'COMMIT']);
+  });
+
+  it('GraphQL createPayment is the same one statement, no read-back', async () => {
+    await warm();
+    const sent = await statementsOf(() =>
+      gqlOk(app.baseUrl, 'mutation($i: CreatePaymentInput!) { createPayment(input: $i) { id amountFinal status checkoutUrl metadata expiresAt } }', { i: { amount: 170_000, callbackUrl: 'https://shop.example.com/r' } }, shop.apiKey),
+    );
+    expect(sent).toEqual(['create-payment']);
+  });
+
+  it('get, verify and list are one statement each; GraphQL payment(id) too', async () => {
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 180_000 })).body;
+    await warm();
+    expect(await statementsOf(() => request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey }))).toEqual(['payment-by-id']);
+    expect(await statementsOf(() => request(app.baseUrl, 'POST', `/v1/payments/${p.id}/verify`, { token: shop.apiKey }))).toEqual(['payment-verify']);
+    expect(await statementsOf(() => request(app.baseUrl, 'GET', '/v1/payments?pageSize=20&status=pending', { token: shop.apiKey }))).toEqual(['payments-list']);
+    expect(await statementsOf(() => gqlOk(app.baseUrl, 'query($id: ID!) { payment(id: $id) { id status metadata checkoutUrl } }', { id: p.id }, shop.apiKey))).toEqual(['payment-by-id']);
+  });
+
+  it('the public checkout view is one statement (payment, project, card and link joined)', async () => {
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 185_000 })).body;
+    const sent = await statementsOf(async () => expect((await request(app.baseUrl, 'GET', `/v1/checkout/${p.token}`)).status).toBe(200));
+    expect(sent).toEqual(['checkout-view-by-token']);
+  });
+
+  it('a credential not seen in the last half second costs one lookup, then none', async () => {
+    await new Promise((r) => setTimeout(r, 600));
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 190_000 })).body;
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await statementsOf(() => request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey }))).toEqual(['auth-project-key', 'payment-by-id']);
+    expect(await statementsOf(() => request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey }))).toEqual(['payment-by-id']);
+  });
+
+  it('the rate limiter shares its counts in one statement per interval, not one per request', async () => {
+    await new Promise((r) => setTimeout(r, 250));
+    statementLog.names = [];
+    try {
+      await Promise.all(Array.from({ length: 20 }, () => request(app.baseUrl, 'GET', '/v1/payments?pageSize=1', { token: shop.apiKey })));
+      await new Promise((r) => setTimeout(r, 250));
+      const syncs = statementLog.names.filter((n) => n === 'rate-limit-add').length;
+      expect(syncs).toBeGreaterThanOrEqual(1);
+      expect(syncs).toBeLessThanOrEqual(3);
+    } finally {
+      statementLog.names = null;
+    }
+  });
+});
