@@ -59,6 +59,17 @@ describe('a cursor naming a row the caller cannot see returns no rows (no existe
     expect(res.bankMessages.edges).toEqual([]);
   });
 
+  it('viewer.ledger(after: <another merchant’s entry>) returns no rows', async () => {
+    const q = '{ viewer { merchant { id ledger(first: 1) { edges { cursor node { id } } } } } }';
+    const me = (await gqlOk(app.baseUrl, q, {}, mine.merchantKey)).viewer.merchant.id as string;
+    const foreign = await app.deps.prisma.creditLedgerEntry.findFirstOrThrow({ where: { merchantId: { not: me } }, orderBy: { createdAt: 'desc' } });
+    const data = await gqlOk(app.baseUrl, q, {}, mine.merchantKey);
+    const edge = data.viewer.merchant.ledger.edges[0];
+    const cursor = Buffer.from(Buffer.from(edge.cursor, 'base64').toString('utf8').replace(edge.node.id, foreign.id), 'utf8').toString('base64');
+    const res = await gqlOk(app.baseUrl, 'query($c: String) { viewer { merchant { ledger(first: 10, after: $c) { edges { node { id } } } } } }', { c: cursor }, mine.merchantKey);
+    expect(res.viewer.merchant.ledger.edges).toEqual([]);
+  });
+
   it('a malformed cursor is refused or empty, never internal_error', async () => {
     for (const c of ['not-base64!', Buffer.from('GPC:S:zz').toString('base64'), Buffer.from('GPC:S:a\u0000').toString('base64')]) {
       const res = await request(app.baseUrl, 'POST', '/graphql', { token: mine.apiKey, body: { query: 'query($c: String) { payments(first: 5, after: $c) { edges { node { id } } } }', variables: { c } } });

@@ -1,5 +1,6 @@
 import { creditOf } from '../../domain/merchants/merchants.js';
 import { builder } from '../builder.js';
+import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';
 
 const Credit = builder
@@ -36,7 +37,16 @@ builder.prismaObject('Merchant', {
     credit: t.field({ description: 'Credit for fees of live payments.', type: Credit, select: { creditBalance: true, creditReserved: true }, resolve: (m) => creditOf(m) }),
     projects: t.relation('projects', { description: 'The merchant’s projects, oldest first.', query: { orderBy: { createdAt: 'asc' } } }),
     devices: t.relation('devices', { description: 'The phones that forward bank SMS, oldest first.', query: { orderBy: { createdAt: 'asc' } } }),
-    ledger: t.relatedConnection('ledger', { description: 'Credit movements, newest first.', cursor: 'id', query: { orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] } }),
+    ledger: t.prismaConnection({
+      description: 'Credit movements, newest first.',
+      type: 'CreditLedgerEntry',
+      cursor: 'id',
+      // A cursor the merchant cannot see answers an empty page (no existence oracle), as for payments.
+      resolve: (query, merchant, _args, ctx) =>
+        pageWithinScope(query, (id) => ctx.deps.prisma.creditLedgerEntry.count({ where: { id, merchantId: merchant.id } }), () =>
+          ctx.deps.prisma.creditLedgerEntry.findMany({ ...query, where: { merchantId: merchant.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+        ),
+    }),
     createdAt: t.expose('createdAt', { description: 'When the merchant was created.', type: 'DateTime' }),
   }),
 });
