@@ -63,7 +63,7 @@ const manualConfirm: Op = async (w, r) => {
 
 /** A real bank SMS: exact, base amount, wrong, a re-send, usually from the card's phone, sometimes from another. */
 const realSms: Op = async (w, r) => {
-  const kind = r.weighted({ exact: 5, base: 2, wrong: 1, duplicate: 2, late: 2, afterLate: 2 });
+  const kind = r.weighted({ exact: 5, base: 2, wrong: 1, duplicate: 2, late: 2, afterLate: 3 });
   if (kind === 'duplicate' && w.sent.length > 0) {
     const again = r.pick(w.sent);
     const res = checked('sms duplicate', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[again.device]!.token, body: { sender: 'BankMellat', body: again.body, receivedAt: again.receivedAt } }));
@@ -75,8 +75,11 @@ const realSms: Op = async (w, r) => {
   let p = live.length > 0 && r.chance(0.75) ? r.pick(live) : anyPayment(w, r);
   if (kind === 'late' || kind === 'afterLate') {
     const now = new Date();
+    // Live payments (what real money settles), mostly ones whose expiry has not run yet: the case
+    // where a lagging queue leaves a payment pending past its deadline or its late window.
+    const stillPending = r.chance(0.7) ? { status: 'pending' } : {};
     const due = await w.app.deps.prisma.payment.findMany({
-      where: kind === 'late' ? { expiresAt: { lte: now }, lateUntil: { gte: now } } : { lateUntil: { lt: now } },
+      where: { sandbox: false, ...stillPending, ...(kind === 'late' ? { expiresAt: { lte: now }, lateUntil: { gte: now } } : { lateUntil: { lt: now } }) },
       select: { id: true },
       orderBy: { createdAt: 'asc' },
     });
@@ -87,7 +90,8 @@ const realSms: Op = async (w, r) => {
   if (!p) return 'sms: nothing yet';
   const card = w.cards.find((c) => c.id === p.card)!;
   const phones = w.devices.map((d, i) => ({ d, i })).filter((x) => x.d.merchant === w.projects[card.project]!.merchant);
-  const device = card.device !== null && r.chance(0.8) ? card.device : r.pick(phones).i;
+  const fromCardsPhone = kind === 'late' || kind === 'afterLate' || r.chance(0.8);
+  const device = card.device !== null && fromCardsPhone ? card.device : r.pick(phones).i;
   const amount = BigInt(kind === 'base' ? p.amountRequested : kind === 'wrong' ? String(BigInt(p.amountFinal) + 1_000_000n + BigInt(r.int(9)) * 10n) : p.amountFinal);
   // Balances chain per account, as the bank's would (re-sends and wrong amounts aside).
   const balance = (w.balances.get(card.account) ?? 50_000_000n) + amount;
