@@ -32,6 +32,17 @@ export async function debitReservedFee(tx: Tx, payment: FeeHolder): Promise<void
  * the caller has checked `feeReleaseRefusal`.
  */
 export async function releaseReservedFee(tx: Tx, payment: FeeHolder): Promise<void> {
-  if (payment.sandbox || payment.feeState !== 'reserved') throw new Error(`payment ${payment.id}: fee ${payment.feeState}, cannot be released`);
-  await tx.$executeRaw`UPDATE merchants SET credit_reserved = credit_reserved - ${payment.feeAmount} WHERE id = ${payment.merchantId}::uuid`;
+  await releaseReservedFees(tx, [payment]);
+}
+
+/** The same for many payments (a batch of expiries): one UPDATE per merchant. */
+export async function releaseReservedFees(tx: Tx, payments: FeeHolder[]): Promise<void> {
+  const byMerchant = new Map<string, bigint>();
+  for (const p of payments) {
+    if (p.sandbox || p.feeState !== 'reserved') throw new Error(`payment ${p.id}: fee ${p.feeState}, cannot be released`);
+    byMerchant.set(p.merchantId, (byMerchant.get(p.merchantId) ?? 0n) + p.feeAmount);
+  }
+  for (const [merchantId, amount] of byMerchant) {
+    await tx.$executeRaw`UPDATE merchants SET credit_reserved = credit_reserved - ${amount}, updated_at = now() WHERE id = ${merchantId}::uuid`;
+  }
 }

@@ -1,5 +1,6 @@
 import { retryOnConflict } from '../../db/errors.js';
 import { notifyPaymentsChanged } from '../../events/payment-notifier.js';
+import { releaseReservedFees } from '../credit/fees.js';
 import type { Deps } from '../deps.js';
 import { recordEvent } from './events.js';
 import { expirePayment } from './expiry.js';
@@ -51,12 +52,8 @@ export async function expireBatch(deps: Deps, ids: string[]): Promise<number> {
 
       // With no late window left the fee goes back now; otherwise at the window's end.
       const releasable = updated.filter((p) => feeReleaseRefusal(p, now) === null);
-      const byMerchant = new Map<string, bigint>();
-      for (const p of releasable) byMerchant.set(p.merchantId, (byMerchant.get(p.merchantId) ?? 0n) + p.feeAmount);
-      for (const [merchantId, amount] of byMerchant) {
-        await tx.$executeRaw`UPDATE merchants SET credit_reserved = credit_reserved - ${amount}, updated_at = now() WHERE id = ${merchantId}::uuid`;
-      }
       if (releasable.length) {
+        await releaseReservedFees(tx, releasable);
         await tx.payment.updateMany({ where: { id: { in: releasable.map((p) => p.id) }, feeState: 'reserved' }, data: { feeState: 'released' } });
       }
       for (const p of updated) {
