@@ -22,6 +22,13 @@ describe('rate limits', () => {
     expect(viaGraphql.errors?.[0]?.extensions.code).toBe('rate_limited');
   });
 
+  it('holds the limit under a burst: of 20 requests sent at once with one key, exactly 5 pass', async () => {
+    const shop = await makeShop(app);
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => request(app.baseUrl, 'GET', '/v1/payments', { token: shop.apiKey }).then((r) => r.status)));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
+
   it('limits public callers per IP', async () => {
     const results = [];
     for (let i = 0; i < 6; i++) results.push(await request(app.baseUrl, 'GET', `/v1/checkout/${'z'.repeat(43)}`));
