@@ -1,11 +1,9 @@
 import express, { Router, type RequestHandler } from 'express';
 import { authenticate } from '../domain/auth/authenticate.js';
 import type { Actor } from '../domain/auth/actor.js';
-import { receiveBankMessageBatch } from '../domain/bank-messages/batch.js';
-import { receiveBankMessage } from '../domain/bank-messages/ingest.js';
 import type { Deps } from '../domain/deps.js';
-import { normaliseForwarderBody, type Forwarded } from '../domain/devices/forwarder-payloads.js';
 import { authenticateHook } from '../domain/devices/hooks.js';
+import { receiveBackfillFromDevice, receiveFromDevice } from '../domain/devices/intake.js';
 import { markSeen } from '../domain/devices/seen.js';
 import { BODY_LIMIT, handle, RawJson } from './handle.js';
 
@@ -14,43 +12,12 @@ export const BATCH_BODY_LIMIT = '1mb';
 
 const accepted = (result: unknown) => new RawJson(202, JSON.stringify(result));
 
-/**
- * Every authenticated device request counts as the device being seen (domain/devices/seen.ts); the
- * stamp runs alongside the work, so it adds no wait to an SMS. `sms`: the request posts SMS. A
- * stamp that fails is logged, not answered: the SMS is stored and a 5xx would only make the app resend.
- */
-async function seenWhile<T>(deps: Deps, device: Actor, sms: boolean, work: () => Promise<T>): Promise<T> {
-  const seen = markSeen(deps, device, { sms }).catch((err: unknown) => deps.log.warn({ err }, 'device seen stamp failed'));
-  const [, result] = await Promise.all([seen, work()]);
-  return result;
-}
+const forwarded = async (deps: Deps, device: Actor, body: unknown) => {
+  const result = await receiveFromDevice(deps, device, body);
+  return result === null ? undefined : accepted(result);
+};
 
-function normalised(body: unknown): { input: Forwarded } | { error: unknown } {
-  try {
-    return { input: normaliseForwarderBody(body) };
-  } catch (error) {
-    return { error };
-  }
-}
-
-/**
- * One SMS in our shape or any forwarder app's (forwarder-payloads.ts); a forwarder's batch event is
- * a backfill, a ping a heartbeat, and its other events get a 204 so the app does not retry them.
- * A body no app's schema accepts is still the device speaking: seen, then refused.
- */
-async function forwarded(deps: Deps, device: Actor, body: unknown): Promise<RawJson | undefined> {
-  const read = normalised(body);
-  const sms = 'input' in read && (read.input.kind === 'single' || read.input.kind === 'batch');
-  return seenWhile(deps, device, sms, async () => {
-    if ('error' in read) throw read.error;
-    const { input } = read;
-    if (input.kind === 'single') return accepted(await receiveBankMessage(deps, device, input.message));
-    if (input.kind === 'batch') return accepted(await receiveBankMessageBatch(deps, device, { messages: input.messages }));
-    return undefined;
-  });
-}
-
-const batch = async (deps: Deps, device: Actor, body: unknown) => seenWhile(deps, device, true, async () => accepted(await receiveBankMessageBatch(deps, device, body)));
+const batch = async (deps: Deps, device: Actor, body: unknown) => accepted(await receiveBackfillFromDevice(deps, device, body));
 
 /**
  * Reads the body before handle() where handle's JSON-only, 64 KiB reader would refuse it: a

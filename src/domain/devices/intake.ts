@@ -1,0 +1,47 @@
+import type { Actor } from '../auth/actor.js';
+import { receiveBankMessageBatch } from '../bank-messages/batch.js';
+import { receiveBankMessage } from '../bank-messages/ingest.js';
+import type { Deps } from '../deps.js';
+import { normaliseForwarderBody, type Forwarded } from './forwarder-payloads.js';
+import { markSeen } from './seen.js';
+
+/**
+ * Every authenticated device request counts as the device being seen (seen.ts); the stamp runs
+ * alongside the work, so it adds no wait to an SMS. `sms`: the request posts SMS. A stamp that
+ * fails is logged, not answered: the SMS is stored and an error would only make the app resend.
+ */
+async function seenWhile<T>(deps: Deps, device: Actor, sms: boolean, work: () => Promise<T>): Promise<T> {
+  const seen = markSeen(deps, device, { sms }).catch((err: unknown) => deps.log.warn({ err }, 'device seen stamp failed'));
+  const [, result] = await Promise.all([seen, work()]);
+  return result;
+}
+
+function normalised(body: unknown): { input: Forwarded } | { error: unknown } {
+  try {
+    return { input: normaliseForwarderBody(body) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
+ * One SMS in our shape or any forwarder app's (forwarder-payloads.ts); a forwarder's batch event is
+ * a backfill, a ping a heartbeat, and its other events need nothing (null: the door answers so the
+ * app does not retry). A body no app's schema accepts is still the device speaking: seen, then refused.
+ */
+export async function receiveFromDevice(deps: Deps, device: Actor, body: unknown): Promise<object | null> {
+  const read = normalised(body);
+  const sms = 'input' in read && (read.input.kind === 'single' || read.input.kind === 'batch');
+  return seenWhile(deps, device, sms, async () => {
+    if ('error' in read) throw read.error;
+    const { input } = read;
+    if (input.kind === 'single') return receiveBankMessage(deps, device, input.message);
+    if (input.kind === 'batch') return receiveBankMessageBatch(deps, device, { messages: input.messages });
+    return null;
+  });
+}
+
+/** A backfill of SMS the phone missed or queued (CONTRACT "Devices"), the device seen meanwhile. */
+export function receiveBackfillFromDevice(deps: Deps, device: Actor, body: unknown) {
+  return seenWhile(deps, device, true, () => receiveBankMessageBatch(deps, device, body));
+}
