@@ -59,7 +59,7 @@ describe.concurrent('evidence checks on real deposits', () => {
     // A forged SMS copies the format but cannot know the balance.
     const forged = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: third.amountFinal, balance: 99_000_000 }));
     expect(forged.body.status).toBe('needs_review');
-    expect((await message(forged.body.id)).statusReason).toMatch(/does not follow from the account's previous balance/);
+    expect((await message(forged.body.id)).statusReason).toMatch(/does not follow from the card's previous balance/);
     expect(await payment(third.id)).toMatchObject({ status: 'pending', reviewReason: 'balance_mismatch' });
   });
 

@@ -148,7 +148,9 @@ describe('concurrent deposits', () => {
       );
       const statuses = results.map((r) => r.body.status);
       expect(statuses.filter((s) => s === 'matched'), `round ${round}`).toHaveLength(1);
-      expect(statuses.filter((s) => s !== 'matched' && s !== 'unmatched')).toEqual([]);
+      // The same text for the same card is one deposit (duplicate) once the first is in; one that
+      // lost the race to the hold's payment before that is unmatched. Never a second match.
+      expect(statuses.filter((s) => s !== 'matched' && s !== 'unmatched' && s !== 'duplicate')).toEqual([]);
       const events = await app.deps.prisma.event.count({ where: { paymentId: p.id, type: 'payment.confirmed' } });
       expect(events).toBe(1);
     }

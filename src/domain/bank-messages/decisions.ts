@@ -5,6 +5,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
+import { trustMessage } from './evidence-store.js';
 
 /**
  * Which bank messages a caller sees: a merchant all of its own; a project those resolved to it and
@@ -52,5 +53,7 @@ export async function settleReviewedMessage(tx: Tx, paymentId: string): Promise<
     where: { id: messageId },
     data: { status: 'matched', statusReason: 'Confirmed manually by the merchant after review.', decidedAt: new Date() },
   });
+  // A deposit the merchant confirmed after checking the bank becomes evidence for the ones after it.
+  await trustMessage(tx, messageId);
   return messageId;
 }

@@ -1,73 +1,182 @@
-import type { Tx } from '../../db/prisma.js';
-import type { ScopeCard } from '../matching/match-deposit.js';
 import { isKnownSender } from '../sms/senders.js';
 import type { ParsedSms } from '../sms/types.js';
 
-/** Why a deposit that could confirm a payment is held for the merchant instead (the payment's reviewReason). */
-export type EvidenceProblem = { reason: 'unknown_sender' | 'balance_mismatch' | 'unrecognized_format'; detail: string };
+/**
+ * The evidence a real bank SMS must carry before it may confirm anything (CONTRACT "Bank messages
+ * and matching"; threats and answers in docs/security.md), as pure decisions over what the bank
+ * says. The store (evidence-store.ts) reads the history these functions need and writes what
+ * they decide; the property tests call them directly.
+ */
 
-export type PreviousBalance = { id: string; balance: bigint } | null;
+/** Why a deposit that could confirm a payment is held for the merchant instead. */
+export type EvidenceReason = 'unknown_sender' | 'balance_mismatch' | 'bank_mismatch' | 'unrecognized_format';
+export type EvidenceProblem = { reason: EvidenceReason; detail: string };
+
+/** A card of the message's phone, as the evidence rules see it. */
+export type EvidenceCard = { id: string; bankCode: string; cardNumber: string; accountNumber: string | null; smsSender?: string | null };
+
+/** What the bank says about one movement, keyed on the card it was resolved to. */
+export type BankFacts = {
+  cardId: string | null;
+  bankCode: string;
+  direction: ParsedSms['direction'];
+  amount: bigint | null;
+  balance: bigint | null;
+  bankTime: Date | null;
+  reference: string | null;
+  bodySha256: string;
+};
+
+/** An earlier message that passed every check (`trusted`): a chain reference and a possible original. */
+export type TrustedMessage = BankFacts & { id: string };
+
+const digits = (s: string | null) => (s ?? '').replace(/\D/g, '');
+
+/** Shortest account-number fragment read as "this account" when it is not a suffix (some banks print the middle). */
+const MIN_INNER_ACCOUNT_DIGITS = 8;
 
 /**
- * The checks a real deposit must pass before it may confirm anything (CONTRACT "Evidence"), as a
- * pure decision: read only by the generic reader; a sender that is not a known sender of its bank
- * (nor one the merchant added on a card the deposit can be for); a balance that contradicts the
- * account's previous message (previous + amount ≠ new, when both carry one).
+ * Cards of the phone that the SMS's account or card hint can mean: the hint (digits only, the last
+ * visible group of a masked number) is a suffix of the card number or of the account number, or a
+ * long enough run inside the account number. No hint: every card of the phone.
  */
-export function evidenceProblem(input: { sender: string; parsed: ParsedSms; cards: Pick<ScopeCard, 'smsSender'>[]; previous: PreviousBalance }): EvidenceProblem | null {
-  const { sender, parsed, cards, previous } = input;
+export function cardsForHint<C extends Pick<EvidenceCard, 'cardNumber' | 'accountNumber'>>(cards: C[], hint: string | null): C[] {
+  if (!hint) return cards;
+  return cards.filter((c) => {
+    const account = digits(c.accountNumber);
+    return c.cardNumber.endsWith(hint) || (account.length > 0 && (account.endsWith(hint) || (hint.length >= MIN_INNER_ACCOUNT_DIGITS && account.includes(hint))));
+  });
+}
+
+export type Resolution<C extends EvidenceCard> = {
+  /** Cards the deposit may be for, of the layout's bank (the hint's cards when none is). */
+  cards: C[];
+  /** The one card the message is about, when the hint names exactly one card of the layout's bank. */
+  card: C | null;
+  /** The hint names cards of the phone, but none of the layout's bank. */
+  bankMismatch: boolean;
+};
+
+/**
+ * Resolves the SMS to the merchant's card first (CONTRACT: "every rule below keys on that card"),
+ * whatever the spelling: `حساب1234567890`, `****7890`, `6221**63057` and `6221****3057` all name
+ * the same card. A message read as one bank's layout is never about another bank's card.
+ */
+export function resolveCard<C extends EvidenceCard>(cards: C[], parsed: Pick<ParsedSms, 'accountHint' | 'bankCode'>): Resolution<C> {
+  const named = cardsForHint(cards, parsed.accountHint);
+  const sameBank = named.filter((c) => c.bankCode === parsed.bankCode);
+  if (sameBank.length > 0) return { cards: sameBank, card: sameBank.length === 1 ? sameBank[0]! : null, bankMismatch: false };
+  return { cards: named, card: null, bankMismatch: named.length > 0 };
+}
+
+/** The balance a movement leaves, given the one before it; null when the movement does not say. */
+function expectedBalance(previous: bigint, facts: Pick<BankFacts, 'direction' | 'amount'>): bigint | null {
+  if (facts.amount === null) return null;
+  if (facts.direction === 'deposit') return previous + facts.amount;
+  if (facts.direction === 'withdrawal') return previous - facts.amount;
+  return null;
+}
+
+/**
+ * The checks, in order: a layout no bank parser claims; a layout of another bank than the card's;
+ * a sender that is not a known sender of the bank (nor the one the merchant vouched for on the
+ * card); a balance that does not follow from the card's previous trusted balance, or is missing
+ * when that card's earlier trusted messages carry one.
+ */
+export function evidenceProblem(input: {
+  sender: string;
+  parsed: Pick<ParsedSms, 'generic' | 'bankCode' | 'direction' | 'amount' | 'balance'>;
+  resolution: Resolution<EvidenceCard>;
+  previous: TrustedMessage | null;
+}): EvidenceProblem | null {
+  const { sender, parsed, resolution, previous } = input;
   if (parsed.generic) {
     return { reason: 'unrecognized_format', detail: 'Only the generic reader understood this message (no bank parser claims its layout); a person must confirm it.' };
   }
-  const vouched = cards.map((c) => c.smsSender).filter((s): s is string => Boolean(s));
+  if (resolution.bankMismatch) {
+    const banks = [...new Set(resolution.cards.map((c) => c.bankCode))].join(', ');
+    return { reason: 'bank_mismatch', detail: `The message has the layout of ${parsed.bankCode} SMS, but the card it names is a ${banks} card.` };
+  }
+  const vouched = resolution.cards.map((c) => c.smsSender).filter((s): s is string => Boolean(s));
   if (!isKnownSender(parsed.bankCode, sender, vouched)) {
     return {
       reason: 'unknown_sender',
       detail: `The sender "${sender}" is not a known sender of ${parsed.bankCode} SMS (add it to the card as smsSender if it is your bank's).`,
     };
   }
-  if (previous && parsed.balance !== null && parsed.amount !== null && previous.balance + parsed.amount !== parsed.balance) {
-    return {
-      reason: 'balance_mismatch',
-      detail: `The balance ${parsed.balance} does not follow from the account's previous balance ${previous.balance} plus ${parsed.amount} (message ${previous.id}).`,
-    };
+  if (previous?.balance != null) {
+    if (parsed.balance === null) {
+      return { reason: 'balance_mismatch', detail: `The message carries no balance, while the card's previous message ${previous.id} did.` };
+    }
+    const expected = expectedBalance(previous.balance, parsed);
+    if (expected !== parsed.balance) {
+      return {
+        reason: 'balance_mismatch',
+        detail: `The balance ${parsed.balance} does not follow from the card's previous balance ${previous.balance} and this ${parsed.direction} of ${parsed.amount ?? 'no amount'} (message ${previous.id}).`,
+      };
+    }
   }
   return null;
 }
 
 /**
- * The account's balance just before this message, from the latest earlier message of the same
- * merchant, bank and account that reported one (in bank time, then arrival order). Copies of this
- * very movement (same amount and resulting balance, e.g. forwarded by a second phone) are skipped.
+ * Whether a message may serve as evidence for the ones after it (chain reference, original of a
+ * duplicate): it passed every check and is about one card. A balance notice or a movement without
+ * an amount cannot be checked against the chain, so it never moves it.
  */
-export async function previousBalance(tx: Tx, message: { id: string; merchantId: string; receivedAt: Date; createdAt: Date }, parsed: ParsedSms, at: Date): Promise<PreviousBalance> {
-  if (parsed.balance === null || parsed.accountHint === null) return null;
-  const [row] = await tx.$queryRaw<{ id: string; balance: bigint }[]>`
-    SELECT id, balance FROM bank_messages
-    WHERE merchant_id = ${message.merchantId}::uuid AND bank_code = ${parsed.bankCode} AND account_hint = ${parsed.accountHint}
-      AND balance IS NOT NULL AND id <> ${message.id}::uuid AND status <> 'duplicate' AND simulated = false
-      AND NOT (amount IS NOT DISTINCT FROM ${parsed.amount} AND balance = ${parsed.balance})
-      AND (coalesce(bank_time, received_at), created_at) < (${at}::timestamptz, ${message.createdAt}::timestamptz)
-    ORDER BY coalesce(bank_time, received_at) DESC, created_at DESC
-    LIMIT 1`;
-  return row ?? null;
+export function isTrusted(facts: Pick<BankFacts, 'cardId' | 'direction' | 'amount'>, problem: EvidenceProblem | null): boolean {
+  return problem === null && facts.cardId !== null && (facts.direction === 'deposit' || facts.direction === 'withdrawal') && facts.amount !== null;
 }
 
 /**
- * The first copy of this deposit when its bank reference, account and amount were seen before
- * (another phone, a re-send, a backfill), under a lock on that key so two copies processed at once
- * agree on which one is first; the unique index over originals is the backstop. A copy that stayed
- * `unmatched` (forwarded by a phone that does not hold the card) confirmed nothing and is not one.
+ * Two messages are one deposit when the bank says so, however they arrived or spelled the account:
+ * the same bank reference and amount at one bank; or, on one card, the same amount and resulting
+ * balance (and the same bank time when both carry one); or, on one card, the same text.
  */
-export async function earlierCopy(tx: Tx, message: { id: string; merchantId: string }, parsed: ParsedSms): Promise<string | null> {
-  if (parsed.reference === null || parsed.amount === null) return null;
-  const key = `${message.merchantId}:${parsed.bankCode}:${parsed.accountHint ?? ''}:${parsed.reference}:${parsed.amount}`;
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 2))`;
-  const [row] = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id FROM bank_messages
-    WHERE merchant_id = ${message.merchantId}::uuid AND bank_code = ${parsed.bankCode} AND coalesce(account_hint, '') = ${parsed.accountHint ?? ''}
-      AND reference = ${parsed.reference} AND amount = ${parsed.amount} AND direction = 'deposit'
-      AND duplicate_of_id IS NULL AND status <> 'unmatched' AND id <> ${message.id}::uuid
-    LIMIT 1`;
-  return row?.id ?? null;
+export function sameDeposit(a: BankFacts, b: BankFacts): boolean {
+  if (a.direction !== 'deposit' || b.direction !== 'deposit' || a.amount === null || a.amount !== b.amount) return false;
+  if (a.reference !== null && a.reference === b.reference && a.bankCode === b.bankCode) return true;
+  if (a.cardId === null || a.cardId !== b.cardId) return false;
+  if (a.bodySha256 === b.bodySha256) return true;
+  const sameTime = a.bankTime === null || b.bankTime === null || a.bankTime.getTime() === b.bankTime.getTime();
+  return a.balance !== null && a.balance === b.balance && sameTime;
+}
+
+/** The earlier trusted message this one repeats (the first such), or null. Untrusted messages are never originals. */
+export function originalOf(facts: BankFacts, earlierTrusted: readonly TrustedMessage[]): TrustedMessage | null {
+  return earlierTrusted.find((m) => sameDeposit(m, facts)) ?? null;
+}
+
+export type EvidenceDecision =
+  | { kind: 'duplicate'; original: TrustedMessage; facts: BankFacts }
+  | { kind: 'checked'; facts: BankFacts; problem: EvidenceProblem | null; trusted: boolean };
+
+/**
+ * The whole evidence step for one message, once its card is resolved and the history read: a
+ * repeat of a trusted deposit is a duplicate; otherwise the checks decide whether it may confirm a
+ * payment (`problem` null) and whether it becomes evidence for the messages after it (`trusted`).
+ */
+export function decideEvidence(input: {
+  sender: string;
+  parsed: ParsedSms;
+  resolution: Resolution<EvidenceCard>;
+  bodySha256: string;
+  originals: readonly TrustedMessage[];
+  previous: TrustedMessage | null;
+}): EvidenceDecision {
+  const { parsed, resolution } = input;
+  const facts: BankFacts = {
+    cardId: resolution.card?.id ?? null,
+    bankCode: parsed.bankCode,
+    direction: parsed.direction,
+    amount: parsed.amount,
+    balance: parsed.balance,
+    bankTime: parsed.bankTime,
+    reference: parsed.reference,
+    bodySha256: input.bodySha256,
+  };
+  const original = originalOf(facts, input.originals);
+  if (original) return { kind: 'duplicate', original, facts };
+  const problem = evidenceProblem({ sender: input.sender, parsed, resolution, previous: input.previous });
+  return { kind: 'checked', facts, problem, trusted: isTrusted(facts, problem) };
 }

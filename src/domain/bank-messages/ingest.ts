@@ -4,8 +4,9 @@ import { retryOnConflict } from '../../db/errors.js';
 import type { Tx } from '../../db/prisma.js';
 import { requireActor, type Actor, type ActorOf } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
-import { cardsForHint, matchDeposit, type MatchOutcome } from '../matching/match-deposit.js';
-import { earlierCopy, evidenceProblem, previousBalance } from './evidence.js';
+import { matchDeposit, type MatchOutcome, type ScopeCard } from '../matching/match-deposit.js';
+import { decideEvidence, resolveCard, type BankFacts } from './evidence.js';
+import { lockEvidence, possibleOriginals, previousTrusted, trustMessage, waitingFollower } from './evidence-store.js';
 import { effectiveTime, parseSms } from '../sms/registry.js';
 import { parseInput, smsBodySchema } from '../validation.js';
 import { implausibleParse } from './sanity.js';
@@ -105,38 +106,89 @@ async function processOnce(deps: Deps, messageId: string): Promise<MessageStatus
       reference: parsed.reference,
       balance: parsed.balance,
     };
+    const scopeCards = message.deviceId ? await tx.card.findMany({ where: { deviceId: message.deviceId }, select: SCOPE_CARD }) : [];
+    const scope = `device:${message.deviceId}`;
+    const at = effectiveTime(parsed, message.receivedAt);
     const deposit = parsed.direction === 'deposit' && parsed.amount !== null;
-    // The same deposit seen before (same bank reference, account and amount): one deposit, this a copy.
-    const original = deposit ? await earlierCopy(tx, message, parsed) : null;
-    if (original) {
+
+    // Evidence keys on the card the bank names, not on how the SMS spells it (docs/security.md).
+    const named = resolveCard(scopeCards, parsed);
+    const resolution = { ...named, card: named.card ?? (deposit ? await heldCard(tx, scope, parsed.amount!, named.cards) : null) };
+    const cardIds = resolution.cards.map((c) => c.id);
+    await lockEvidence(tx, message.merchantId, cardIds, parsed);
+    const card = resolution.card;
+    const evidence = decideEvidence({
+      sender: message.sender,
+      parsed,
+      resolution,
+      bodySha256: message.bodySha256,
+      originals: await possibleOriginals(tx, message.merchantId, messageId, cardIds, parsed),
+      previous: card ? await previousTrusted(tx, card.id, messageId, at, message.createdAt) : null,
+    });
+    if (evidence.kind === 'duplicate') {
+      const { original, facts } = evidence;
       await tx.bankMessage.update({
         where: { id: messageId },
-        data: { ...fields, status: 'duplicate', duplicateOfId: original, statusReason: `The same deposit (bank reference ${parsed.reference}) as message ${original}.` },
+        data: { ...fields, cardId: facts.cardId, status: 'duplicate', duplicateOfId: original.id, statusReason: `The same deposit as message ${original.id} (${duplicateWhy(original, facts)}).` },
       });
       return 'duplicate';
     }
-    await tx.bankMessage.update({ where: { id: messageId }, data: fields });
-    if (!deposit) return settle(tx, messageId, 'ignored', `Not a deposit (${parsed.direction}).`);
-    const scopeCards = message.deviceId
-      ? await tx.card.findMany({ where: { deviceId: message.deviceId }, select: { id: true, projectId: true, cardNumber: true, accountNumber: true, smsSender: true } })
-      : [];
-    if (scopeCards.length === 0) return settle(tx, messageId, 'unmatched', 'No card is linked to this device.');
-    const at = effectiveTime(parsed, message.receivedAt);
-    const review = evidenceProblem({
-      sender: message.sender,
-      parsed,
-      cards: cardsForHint(scopeCards, parsed.accountHint),
-      previous: await previousBalance(tx, message, parsed, at),
+    await tx.bankMessage.update({
+      where: { id: messageId },
+      data: { ...fields, cardId: card?.id ?? null, projectId: card?.projectId ?? null, trusted: evidence.trusted, evidenceProblem: evidence.problem?.reason ?? null },
     });
-    const result = await matchDeposit(tx, deps.jobs, messageId, `device:${message.deviceId}`, scopeCards, {
+    // Messages of this card that arrived before this one and follow it are trusted now.
+    if (evidence.trusted && card && parsed.balance !== null) await trustFollowers(tx, deps, card, { balance: parsed.balance, at });
+
+    if (!deposit) return settle(tx, messageId, 'ignored', `Not a deposit (${parsed.direction}).`);
+    if (scopeCards.length === 0) return settle(tx, messageId, 'unmatched', 'No card is linked to this device.');
+    if (resolution.cards.length === 0) return settle(tx, messageId, 'unmatched', `The SMS names account …${parsed.accountHint}, which matches no card on this device.`);
+    const result = await matchDeposit(tx, deps.jobs, messageId, scope, resolution.cards, {
       amount: parsed.amount!,
       at,
-      accountHint: parsed.accountHint,
       simulated: false,
-      review,
+      review: evidence.problem,
     });
     return settle(tx, messageId, result.status, result.statusReason, result);
   });
+}
+
+// A phone's backlog that arrived out of order is caught up in one go, within reason.
+const MAX_FOLLOWERS = 20;
+
+/**
+ * Out-of-order delivery: a message held only for its balance, because it arrived before the
+ * message it follows, is trusted once that one is, and a deposit among them is matched again as if
+ * it had arrived in order (its payment's hold is still there until the late window ends).
+ */
+async function trustFollowers(tx: Tx, deps: Deps, card: ScopeCard, tip: { balance: bigint; at: Date }): Promise<void> {
+  let current = tip;
+  for (let i = 0; i < MAX_FOLLOWERS; i++) {
+    const next = await waitingFollower(tx, card.id, current);
+    if (!next || !(await trustMessage(tx, next.id))) return;
+    if (next.direction === 'deposit' && (next.status === 'needs_review' || next.status === 'unmatched')) {
+      const result = await matchDeposit(tx, deps.jobs, next.id, `device:${next.deviceId}`, [card], { amount: next.amount, at: next.at, simulated: false, review: null });
+      await settle(tx, next.id, result.status, result.statusReason, result);
+    }
+    current = next;
+  }
+}
+
+const SCOPE_CARD = { id: true, projectId: true, bankCode: true, cardNumber: true, accountNumber: true, smsSender: true } as const;
+
+/** When the SMS could be about several cards, the one whose live payment holds this amount, if any. */
+async function heldCard<C extends { id: string }>(tx: Tx, scope: string, amount: bigint, cards: C[]): Promise<C | null> {
+  if (cards.length === 0) return null;
+  const [hold] = await tx.$queryRaw<{ card_id: string }[]>`
+    SELECT p.card_id FROM amount_holds h JOIN payments p ON p.id = h.payment_id
+    WHERE h.scope = ${scope} AND h.released_at IS NULL AND h.amount = ${amount}`;
+  return cards.find((c) => c.id === hold?.card_id) ?? null;
+}
+
+function duplicateWhy(original: BankFacts, facts: BankFacts): string {
+  if (original.reference !== null && original.reference === facts.reference) return `bank reference ${facts.reference}`;
+  if (original.bodySha256 === facts.bodySha256) return 'the same text for the same card';
+  return 'the same card, amount and resulting balance';
 }
 
 export async function settle(tx: Tx, messageId: string, status: MessageStatus, statusReason: string, match?: MatchOutcome): Promise<MessageStatus> {

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
+import type { EvidenceProblem, EvidenceReason } from '../bank-messages/evidence.js';
 import { refusal } from '../payments/state-machine.js';
 import { applyTransition, lockPayment } from '../payments/transitions.js';
 
@@ -9,18 +10,17 @@ export type Deposit = {
   amount: bigint;
   /** When the money arrived: the bank's time, else the SMS's arrival. */
   at: Date;
-  accountHint: string | null;
   payerCardLast4?: string | null;
   /**
    * A real bank SMS confirms live payments only; a simulated deposit sandbox payments only. Real
    * money never settles a free sandbox payment, and a simulation never settles a live one.
    */
   simulated: boolean;
-  /** Evidence that failed (sender, balance chain, format): the match is found but held for the merchant. */
-  review?: { reason: ReviewReason; detail: string } | null;
+  /** Evidence that failed (sender, bank, balance chain, format): the match is found but held for the merchant. */
+  review?: EvidenceProblem | null;
 };
 
-export type ReviewReason = 'amount_without_code' | 'ambiguous_deposit' | 'unknown_sender' | 'balance_mismatch' | 'unrecognized_format';
+export type ReviewReason = 'amount_without_code' | 'ambiguous_deposit' | EvidenceReason;
 
 export type ScopeCard = { id: string; projectId: string; cardNumber: string; accountNumber: string | null; smsSender?: string | null };
 
@@ -35,17 +35,6 @@ export type MatchOutcome = {
 // A payment is a candidate only if it existed (give or take clock skew) when the money arrived.
 const CREATED_BEFORE_SLACK_MS = 2 * 60 * 1000;
 
-const digits = (s: string | null) => (s ?? '').replace(/\D/g, '');
-
-/** Cards of the scope the SMS's account hint can mean; all of them when there is no hint. */
-export function cardsForHint(cards: ScopeCard[], hint: string | null): ScopeCard[] {
-  if (!hint) return cards;
-  return cards.filter((c) => {
-    const account = digits(c.accountNumber);
-    return c.cardNumber.endsWith(hint) || (account.length > 0 && (account.endsWith(hint) || (hint.length >= 8 && account.includes(hint))));
-  });
-}
-
 function outcome(status: MatchOutcome['status'], statusReason: string, extra: Partial<MatchOutcome> = {}): MatchOutcome {
   return { status, statusReason, paymentId: null, cardId: null, projectId: null, ...extra };
 }
@@ -58,7 +47,8 @@ async function flagForReview(tx: Tx, ids: string[], reason: ReviewReason) {
 }
 
 /**
- * Decides what one deposit means, inside the caller's transaction (the message row already locked).
+ * Decides what one deposit means, inside the caller's transaction (the message row already locked),
+ * among the payments of `cards` (the cards the deposit was resolved to).
  * One code path for real and simulated deposits. Invariants: a deposit confirms at most one payment
  * (`confirmed_by_message_id` is unique) and a payment is confirmed at most once (row lock +
  * conditional status update); two candidates are never guessed between.
@@ -68,13 +58,9 @@ export async function matchDeposit(
   jobs: JobQueue,
   messageId: string,
   scope: string,
-  scopeCards: ScopeCard[],
+  cards: ScopeCard[],
   deposit: Deposit,
 ): Promise<MatchOutcome> {
-  const cards = cardsForHint(scopeCards, deposit.accountHint);
-  if (cards.length === 0) {
-    return outcome('unmatched', `The SMS names account …${deposit.accountHint}, which matches no card on this device.`);
-  }
   const cardIds = cards.map((c) => c.id);
   const onlyCard = cards.length === 1 ? cards[0]! : null;
   const createdBefore = new Date(deposit.at.getTime() + CREATED_BEFORE_SLACK_MS);
@@ -118,6 +104,9 @@ export async function matchDeposit(
       {
         confirmationSource: 'auto_sms',
         confirmedByMessageId: messageId,
+        // A fake or out-of-order message may have flagged it first; the deposit that confirms it settles that.
+        reviewRequired: false,
+        reviewReason: null,
         ...(deposit.payerCardLast4 ? { payerCardLast4: deposit.payerCardLast4 } : {}),
       },
     );

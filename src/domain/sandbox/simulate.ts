@@ -86,7 +86,7 @@ export async function simulateDeposit(deps: Deps, actor: Actor, input: unknown) 
       message.id,
       scope,
       [{ id: card.id, projectId: card.projectId, cardNumber: card.cardNumber, accountNumber: card.accountNumber }],
-      { amount, at: now, accountHint: card.cardNumber.slice(-4), payerCardLast4: data.payerCardLast4 ?? null, simulated: true },
+      { amount, at: now, payerCardLast4: data.payerCardLast4 ?? null, simulated: true },
     );
     await settle(tx, message.id, result.status, result.statusReason, { ...result, cardId: card.id, projectId: project.projectId });
     return message.id;

@@ -1,5 +1,9 @@
 import pg from 'pg';
 
+/** The simulation's forgers: a personal number, and balances no real account of the world reaches. */
+export const FORGER = '+989121234567';
+export const FORGED_BALANCE_FLOOR = 90_000_000_000n;
+
 /**
  * The money invariants, checked in SQL on one consistent snapshot (REPEATABLE READ): every query
  * returns the rows that break its rule, so an empty result everywhere means the state is sound.
@@ -43,6 +47,15 @@ const CHECKS: Record<string, string> = {
        OR m.credit_balance <> (SELECT coalesce(sum(amount), 0) FROM credit_ledger_entries l WHERE l.merchant_id = m.id)`,
   'a sandbox payment confirmed by a real message, or a live one by a simulation': `
     SELECT p.id FROM payments p JOIN bank_messages m ON m.id = p.confirmed_by_message_id WHERE m.simulated <> p.sandbox`,
+  'one deposit (card, amount, resulting balance) confirming two payments': `
+    SELECT m.card_id, m.amount, m.balance FROM payments p JOIN bank_messages m ON m.id = p.confirmed_by_message_id
+    WHERE p.confirmation_source = 'auto_sms' AND NOT m.simulated AND m.balance IS NOT NULL
+    GROUP BY 1, 2, 3 HAVING count(*) > 1`,
+  'a payment confirmed by itself on a forged message': `
+    SELECT p.id FROM payments p JOIN bank_messages m ON m.id = p.confirmed_by_message_id
+    WHERE p.confirmation_source = 'auto_sms' AND (m.sender = '${FORGER}' OR m.balance >= ${FORGED_BALANCE_FLOOR} OR (NOT m.simulated AND m.balance IS NULL))`,
+  'a forged message trusted as evidence': `
+    SELECT id FROM bank_messages WHERE trusted AND (sender = '${FORGER}' OR balance >= ${FORGED_BALANCE_FLOOR} OR balance IS NULL)`,
   'a sandbox payment with a fee': `SELECT id FROM payments WHERE sandbox AND (fee_state <> 'none' OR fee_amount <> 0)`,
   'a payment confirmed after its late window': `SELECT id FROM payments WHERE confirmed_at > late_until`,
   'a final state without its event': `

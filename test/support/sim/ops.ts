@@ -1,6 +1,7 @@
 import { endOverdueLateWindows, expireOverduePayments, expirePayment } from '../../../src/domain/payments/expiry.js';
 import { gql, request, type HttpResult } from '../harness.js';
 import { mellatDeposit } from '../sms.js';
+import { FORGED_BALANCE_FLOOR, FORGER } from './invariants.js';
 import type { Prng } from './prng.js';
 import { heartbeatAll, type SimPayment, type World } from './world.js';
 
@@ -61,13 +62,24 @@ const manualConfirm: Op = async (w, r) => {
   return `manual confirm ${p.id} → ${res.errors?.[0]?.extensions.code ?? res.data.confirmPaymentManually.status}`;
 };
 
-/** A real bank SMS: exact, base amount, wrong, a re-send, usually from the card's phone, sometimes from another. */
+/** How a phone or forwarder may spell one account: in full, shortened, masked, or as the card's last 4 digits. */
+function respell(body: string, account: string, r: Prng): string {
+  const spelling = r.pick([account, account.slice(-8), `****${account.slice(-4)}`, account.slice(-4)]);
+  return body.replace(`حساب${account}`, `حساب${spelling}`);
+}
+
+/**
+ * A real bank SMS: exact, base amount, wrong, usually from the card's phone, sometimes from another;
+ * or one already sent again: the same request, another receivedAt, or the account spelled otherwise.
+ */
 const realSms: Op = async (w, r) => {
-  const kind = r.weighted({ exact: 5, base: 2, wrong: 1, duplicate: 2, late: 2, afterLate: 3 });
-  if (kind === 'duplicate' && w.sent.length > 0) {
+  const kind = r.weighted({ exact: 5, base: 2, wrong: 1, duplicate: 1, resend: 1, respelled: 1, late: 2, afterLate: 3 });
+  if ((kind === 'duplicate' || kind === 'resend' || kind === 'respelled') && w.sent.length > 0) {
     const again = r.pick(w.sent);
-    const res = checked('sms duplicate', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[again.device]!.token, body: { sender: 'BankMellat', body: again.body, receivedAt: again.receivedAt } }));
-    return `sms re-send on d${again.device} → ${res.status} ${res.body?.status}`;
+    const body = kind === 'respelled' ? respell(again.body, again.account, r) : again.body;
+    const receivedAt = kind === 'duplicate' ? again.receivedAt : new Date(Date.now() + r.int(3_600_000)).toISOString();
+    const res = checked('sms again', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[again.device]!.token, body: { sender: 'BankMellat', body, receivedAt } }));
+    return `sms ${kind} on d${again.device} → ${res.status} ${res.body?.status}`;
   }
   // Mostly live payments (what real SMS are for), sometimes a sandbox one on a shared phone; `late`
   // and `afterLate` pick, from the database's view, one past its deadline or past its late window.
@@ -93,14 +105,37 @@ const realSms: Op = async (w, r) => {
   const fromCardsPhone = kind === 'late' || kind === 'afterLate' || r.chance(0.8);
   const device = card.device !== null && fromCardsPhone ? card.device : r.pick(phones).i;
   const amount = BigInt(kind === 'base' ? p.amountRequested : kind === 'wrong' ? String(BigInt(p.amountFinal) + 1_000_000n + BigInt(r.int(9)) * 10n) : p.amountFinal);
-  // Balances chain per account, as the bank's would (re-sends and wrong amounts aside).
+  // Balances chain per account, as the bank's would. The bank texts the card's own phone; a copy
+  // on another phone is a mis-forward, which does not move the account in this world.
   const balance = (w.balances.get(card.account) ?? 50_000_000n) + amount;
-  w.balances.set(card.account, balance);
+  if (device === card.device) w.balances.set(card.account, balance);
   const body = mellatDeposit({ account: card.account, amount, balance: Number(balance) });
   const receivedAt = new Date().toISOString();
-  w.sent.push({ device, body, receivedAt });
+  w.sent.push({ device, body, receivedAt, account: card.account });
   const res = checked('sms', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[device]!.token, body: { sender: 'BankMellat', body, receivedAt } }));
   return `sms ${kind} ${amount} for ${p.id} on d${device} → ${res.status} ${res.body?.status}`;
+};
+
+/**
+ * Anyone can text a merchant's phone: a "deposit" of a live payment's exact amount from a personal
+ * number, or from the bank's sender id with a balance the forger cannot know (FORGED_BALANCE_FLOOR
+ * and up), or with no balance line; its account spelled any way. Never confirms anything.
+ */
+const forgedSms: Op = async (w, r) => {
+  const live = w.payments.filter((x) => !w.projects[x.project]!.sandbox);
+  if (live.length === 0) return 'forged sms: nothing yet';
+  const p = r.pick(live);
+  const card = w.cards.find((c) => c.id === p.card)!;
+  if (card.device === null) return 'forged sms: card has no phone';
+  // Trust on first use (docs/security.md): a forger with the bank's sender id is caught by the
+  // balance chain only once the card has one, so the bank-sender forgeries wait for it.
+  const anchored = await w.app.deps.prisma.bankMessage.count({ where: { cardId: card.id, trusted: true, balance: { not: null } } });
+  const kind = anchored > 0 ? r.weighted({ personal: 2, wrongBalance: 2, noBalance: 1 }) : 'personal';
+  const balance = kind === 'noBalance' ? undefined : FORGED_BALANCE_FLOOR + BigInt(r.int(1_000_000)) * 10n;
+  const body = respell(mellatDeposit({ account: card.account, amount: p.amountFinal, balance }), card.account, r);
+  const sender = kind === 'personal' ? FORGER : 'BankMellat';
+  const res = checked('forged sms', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[card.device]!.token, body: { sender, body, receivedAt: new Date().toISOString() } }));
+  return `forged sms ${kind} for ${p.id} → ${res.status} ${res.body?.status}`;
 };
 
 const simulate: Op = async (w, r) => {
@@ -178,6 +213,7 @@ const heartbeat: Op = async (w) => {
 export const OPS: Record<string, { weight: number; run: Op }> = {
   create: { weight: 10, run: create },
   sms: { weight: 10, run: realSms },
+  forgedSms: { weight: 3, run: forgedSms },
   simulate: { weight: 4, run: simulate },
   simulateLive: { weight: 1, run: simulateLive },
   cancel: { weight: 2, run: checkoutAction('cancel') },

@@ -9,7 +9,7 @@ export type SimProject = { id: string; sandbox: boolean; merchant: number; apiKe
 export type SimCard = { id: string; project: number; account: string; device: number | null; active: boolean };
 export type SimDevice = { id: string; token: string; merchant: number };
 export type SimPayment = { id: string; token: string; project: number; card: string; amountFinal: string; amountRequested: string };
-export type SentSms = { device: number; body: string; receivedAt: string };
+export type SentSms = { device: number; body: string; receivedAt: string; account: string };
 
 export type World = {
   app: TestApp;

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPaymentRest, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { mellatDate, mellatDeposit, parsianDate, parsianDeposit } from '../support/sms.js';
+
+// Issue 17 items 1-4 and 8, over HTTP as the adversarial tester sent them: forged, re-sent and
+// re-spelled bank SMS must confirm nothing (CONTRACT "Bank messages and matching"; docs/security.md).
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.stop());
+
+const ACCOUNT = '1234567890';
+const MELLAT_CARD = '6104337812345678';
+const PARSIAN_CARD = '6221061234563057';
+const PERSONAL = '+989121234567';
+
+function send(deviceToken: string, sender: string, body: string, receivedAt = new Date().toISOString()) {
+  return request(app.baseUrl, 'POST', '/v1/device/messages', { token: deviceToken, body: { sender, body, receivedAt } });
+}
+const payment = (id: string) => app.deps.prisma.payment.findUniqueOrThrow({ where: { id } });
+const message = (id: string) => app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id } });
+const later = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A live Mellat shop whose card has seen one genuine deposit with a balance (the chain's reference). */
+async function mellatShopWithChain(amount: number, settings: Record<string, unknown> = {}) {
+  const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, settings, card: { accountNumber: ACCOUNT, cardNumber: MELLAT_CARD } });
+  const first = (await createPaymentRest(app, shop.apiKey, { amount })).body;
+  const balance = 7_000_000n + BigInt(first.amountFinal);
+  const genuine = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: first.amountFinal, balance }));
+  expect(genuine.body.status).toBe('matched');
+  return { shop, first, balance, genuine };
+}
+
+/** A Parsian body naming the card as `to` (any spelling of the same card). */
+function parsianBody(opts: { to: string; amount: string; reference: string; balance: bigint; at: Date }) {
+  const n = (v: bigint | string) => BigInt(v).toLocaleString('en-US');
+  return `مبلغ:+${n(opts.amount)}\nمانده:${n(opts.balance)}\nبابت :انتقال از کارت 6219****3264 به کارت ${opts.to} با شماره پیگیری ${opts.reference}\n${parsianDate(opts.at)}`;
+}
+
+describe.concurrent('item 1: a forged deposit from the bank’s sender with a wrong balance is held however it spells the account', () => {
+  const spellings: [string, (amount: string) => string][] = [
+    ['a shortened account', (amount) => `حساب34567890\nواریز${BigInt(amount).toLocaleString('en-US')}\nمانده99,000,000\n${mellatDate(new Date())}`],
+    ['a masked account', (amount) => `حساب****7890\nواریز${BigInt(amount).toLocaleString('en-US')}\nمانده99,000,000\n${mellatDate(new Date())}`],
+    ['the card’s last 4 (shown on the checkout page)', (amount) => `حساب5678\nواریز${BigInt(amount).toLocaleString('en-US')}\nمانده99,000,000\n${mellatDate(new Date())}`],
+    ['no balance line at all', (amount) => `حساب${ACCOUNT}\nواریز${BigInt(amount).toLocaleString('en-US')}\n${mellatDate(new Date())}`],
+  ];
+  for (const [how, forge] of spellings) {
+    it(`${how}: balance_mismatch, the payment stays pending`, async () => {
+      const { shop } = await mellatShopWithChain(301_000 + spellings.findIndex(([h]) => h === how) * 1_000);
+      const target = (await createPaymentRest(app, shop.apiKey, { amount: 401_000 })).body;
+      const forged = await send(shop.deviceToken!, 'BankMellat', forge(target.amountFinal));
+      expect(forged.body.status).toBe('needs_review');
+      expect(await payment(target.id)).toMatchObject({ status: 'pending', reviewReason: 'balance_mismatch' });
+    });
+  }
+
+  it('a Parsian-layout SMS for this Mellat card: bank_mismatch, never confirmed', async () => {
+    const { shop } = await mellatShopWithChain(305_000);
+    const target = (await createPaymentRest(app, shop.apiKey, { amount: 405_000 })).body;
+    const forged = await send(shop.deviceToken!, 'Parsian', parsianBody({ to: '6104****5678', amount: target.amountFinal, reference: '551100', balance: 99_000_000n, at: new Date() }));
+    expect(forged.body.status).toBe('needs_review');
+    expect(await payment(target.id)).toMatchObject({ status: 'pending', reviewReason: 'bank_mismatch' });
+  });
+
+  it('the genuine next deposit, spelled any of those ways, still confirms', async () => {
+    const { shop, balance } = await mellatShopWithChain(306_000);
+    const next = (await createPaymentRest(app, shop.apiKey, { amount: 406_000 })).body;
+    const after = balance + BigInt(next.amountFinal);
+    const res = await send(shop.deviceToken!, 'BankMellat', `حساب****7890\nواریز${BigInt(next.amountFinal).toLocaleString('en-US')}\nمانده${after.toLocaleString('en-US')}\n${mellatDate(new Date())}`);
+    expect(res.body.status).toBe('matched');
+  });
+});
+
+describe.concurrent('items 2-3: one real deposit confirms one payment, however often and however spelled it arrives', () => {
+  // maxCode 1: every payment of an amount gets code 10, so once the first hold has ended the next
+  // payment of that amount has the same amountFinal, as in the tester's run.
+  const shortHolds = { paymentTimeLimitSeconds: 5, lateWindowSeconds: 0, maxCode: 1 };
+
+  it('Mellat: the identical body re-sent later (another receivedAt) is a duplicate and leaves the next payment pending', async () => {
+    const { shop, first, genuine } = await mellatShopWithChain(310_000, shortHolds);
+    const body = (await message(genuine.body.id)).body;
+    await sleep(5_500);
+    const second = (await createPaymentRest(app, shop.apiKey, { amount: 310_000 })).body;
+    expect(second.amountFinal).toBe(first.amountFinal);
+    const resend = await send(shop.deviceToken!, 'BankMellat', body, later(600));
+    expect(resend.body.status).toBe('duplicate');
+    expect((await message(resend.body.id)).duplicateOfId).toBe(genuine.body.id);
+    expect(await payment(second.id)).toMatchObject({ status: 'pending', reviewRequired: false });
+  });
+
+  it('Parsian: the same deposit with another reference, or the card spelled 6221**63057, is a duplicate', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, settings: shortHolds, card: { cardNumber: PARSIAN_CARD, bankCode: 'parsian' } });
+    const first = (await createPaymentRest(app, shop.apiKey, { amount: 320_000 })).body;
+    const at = new Date();
+    const balance = 9_000_000n;
+    const original = await send(shop.deviceToken!, 'Parsian', parsianBody({ to: '6221****3057', amount: first.amountFinal, reference: '880011', balance, at }));
+    expect(original.body.status).toBe('matched');
+    await sleep(5_500);
+    const second = (await createPaymentRest(app, shop.apiKey, { amount: 320_000 })).body;
+    expect(second.amountFinal).toBe(first.amountFinal);
+    const copies = [
+      parsianBody({ to: '6221****3057', amount: first.amountFinal, reference: '990022', balance, at }),
+      parsianBody({ to: '6221**63057', amount: first.amountFinal, reference: '880011', balance, at }),
+      parsianBody({ to: '6221**63057', amount: first.amountFinal, reference: '123456', balance, at }),
+    ];
+    for (const [i, copy] of copies.entries()) {
+      const res = await send(shop.deviceToken!, 'Parsian', copy, later(60 * (i + 1)));
+      expect(res.body.status).toBe('duplicate');
+      expect((await message(res.body.id)).duplicateOfId).toBe(original.body.id);
+    }
+    expect(await payment(second.id)).toMatchObject({ status: 'pending' });
+    // The next genuine deposit (new balance) still confirms the waiting payment.
+    const next = await send(shop.deviceToken!, 'Parsian', parsianDeposit({ cardLast4: '3057', amount: second.amountFinal, reference: '880012', balance: balance + BigInt(second.amountFinal) }));
+    expect(next.body.status).toBe('matched');
+    expect(await payment(second.id)).toMatchObject({ status: 'confirmed' });
+  });
+});
+
+describe.concurrent('item 4: a fake SMS from anyone cannot stop auto-confirmation', () => {
+  it('a personal number’s "deposit" with a balance does not become the chain’s reference', async () => {
+    const { shop, balance } = await mellatShopWithChain(330_000);
+    const next = (await createPaymentRest(app, shop.apiKey, { amount: 430_000 })).body;
+    const fake = await send(shop.deviceToken!, PERSONAL, mellatDeposit({ account: ACCOUNT, amount: 555_000, balance: 42_000_000 }));
+    expect(['needs_review', 'unmatched']).toContain(fake.body.status);
+    const genuine = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: next.amountFinal, balance: balance + BigInt(next.amountFinal) }));
+    expect(genuine.body.status).toBe('matched');
+    expect(await payment(next.id)).toMatchObject({ status: 'confirmed', confirmationSource: 'auto_sms' });
+  });
+
+  it('a fake copy carrying the real deposit’s reference, arriving first, does not make the bank’s SMS a duplicate', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { cardNumber: PARSIAN_CARD, bankCode: 'parsian' } });
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 340_000 })).body;
+    const body = parsianDeposit({ cardLast4: '3057', amount: p.amountFinal, reference: '660033', balance: 8_000_000 });
+    const fake = await send(shop.deviceToken!, PERSONAL, body);
+    expect(fake.body.status).toBe('needs_review');
+    const real = await send(shop.deviceToken!, 'Parsian', body, later(5));
+    expect(real.body.status).toBe('matched');
+    expect(await payment(p.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: real.body.id });
+  });
+});
+
+describe.concurrent('item 8: look-alike sender ids are not the bank’s', () => {
+  for (const sender of ['Ban\u212AMellat', '00700701', '(BankMellat)', 'ＢａｎｋＭｅｌｌａｔ', 'BankMellаt' /* Cyrillic а */]) {
+    it(`${JSON.stringify(sender)} → unknown_sender`, async () => {
+      const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+      const p = (await createPaymentRest(app, shop.apiKey, { amount: 350_000 })).body;
+      const res = await send(shop.deviceToken!, sender, mellatDeposit({ account: ACCOUNT, amount: p.amountFinal }));
+      expect(res.body.status).toBe('needs_review');
+      expect(await payment(p.id)).toMatchObject({ status: 'pending', reviewReason: 'unknown_sender' });
+    });
+  }
+  it('the bank’s real ids in their usual spellings still pass', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+    for (const sender of ['BankMellat', 'Bank Mellat', '+98700701', '0098700701', '98700701', '700701']) {
+      const p = (await createPaymentRest(app, shop.apiKey, { amount: 360_000 })).body;
+      const res = await send(shop.deviceToken!, sender, mellatDeposit({ account: ACCOUNT, amount: p.amountFinal }));
+      expect(res.body.status, sender).toBe('matched');
+    }
+  });
+});
+
+describe.concurrent('the trusted chain survives ordinary delivery faults', () => {
+  it('two genuine deposits arriving in the wrong order both confirm: the later one is trusted once the one it follows arrives', async () => {
+    const { shop, balance } = await mellatShopWithChain(370_000);
+    const a = (await createPaymentRest(app, shop.apiKey, { amount: 470_000 })).body;
+    const b = (await createPaymentRest(app, shop.apiKey, { amount: 480_000 })).body;
+    const afterA = balance + BigInt(a.amountFinal);
+    const afterB = afterA + BigInt(b.amountFinal);
+    const second = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: b.amountFinal, balance: afterB }));
+    expect(second.body.status).toBe('needs_review');
+    const first = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: a.amountFinal, balance: afterA }));
+    expect(first.body.status).toBe('matched');
+    expect(await payment(a.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: first.body.id });
+    expect(await payment(b.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: second.body.id, reviewRequired: false });
+    expect(await message(second.body.id)).toMatchObject({ status: 'matched', trusted: true });
+  });
+
+  it('after a lost SMS the next deposit is held; once the merchant confirms it, the chain continues from it', async () => {
+    const { shop, balance } = await mellatShopWithChain(380_000);
+    const lostAmount = 1_234_000n; // a deposit whose SMS never arrived
+    const a = (await createPaymentRest(app, shop.apiKey, { amount: 490_000 })).body;
+    const afterA = balance + lostAmount + BigInt(a.amountFinal);
+    const held = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: a.amountFinal, balance: afterA }));
+    expect(held.body.status).toBe('needs_review');
+    expect(await payment(a.id)).toMatchObject({ status: 'pending', reviewReason: 'balance_mismatch' });
+    const confirmed = await request(app.baseUrl, 'POST', '/graphql', {
+      token: shop.apiKey,
+      body: { query: 'mutation($id: ID!) { confirmPaymentManually(id: $id, note: "seen in the bank app") { status } }', variables: { id: a.id } },
+    });
+    expect(confirmed.body.data.confirmPaymentManually.status).toBe('confirmed');
+    expect(await message(held.body.id)).toMatchObject({ status: 'matched', trusted: true });
+    const b = (await createPaymentRest(app, shop.apiKey, { amount: 495_000 })).body;
+    const next = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: b.amountFinal, balance: afterA + BigInt(b.amountFinal) }));
+    expect(next.body.status).toBe('matched');
+  });
+});
