@@ -44,7 +44,7 @@ const paymentFields = {
   description: nstr('Shown to the payer.'),
   token: str('The payment token (43 URL-safe characters): addresses the checkout; `service_token` on the callback.'),
   reviewRequired: bool('True when a deposit needs your decision.'),
-  reviewReason: nstr('amount_without_code, ambiguous_deposit or payer_reported_no_deposit.'),
+  reviewReason: nstr('amount_without_code, ambiguous_deposit, payer_reported_no_deposit, or an evidence check its deposit failed: unknown_sender, balance_mismatch, bank_mismatch, unrecognized_format.'),
   confirmationSource: nstr('auto_sms or manual.'),
   confirmedAt: nat('When it was confirmed.'),
   verifiedAt: nat('When verify first saw it confirmed.'),

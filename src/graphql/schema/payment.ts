@@ -35,7 +35,7 @@ export const PaymentRef = builder.prismaObject('Payment', {
     checkoutUrl: t.string({ description: 'The hosted checkout page to send the payer to: PUBLIC_BASE_URL/pay/{token}.', select: { token: true }, resolve: (p, _a, ctx) => checkoutUrl(ctx.deps.config.publicBaseUrl, p.token) }),
     callbackUrl: t.exposeString('callbackUrl', { description: 'Where the payer is sent once the payment is final, with the service_* parameters added.', nullable: true }),
     reviewRequired: t.exposeBoolean('reviewRequired', { description: 'True when a deposit needs the merchant’s decision (see `reviewReason`).' }),
-    reviewReason: t.exposeString('reviewReason', { description: 'Why the payment needs review: amount_without_code, ambiguous_deposit or payer_reported_no_deposit.', nullable: true }),
+    reviewReason: t.exposeString('reviewReason', { description: 'Why the payment needs review: amount_without_code, ambiguous_deposit, payer_reported_no_deposit, or an evidence check its deposit failed: unknown_sender, balance_mismatch, bank_mismatch, unrecognized_format.', nullable: true }),
     confirmationSource: t.exposeString('confirmationSource', { description: 'How it was confirmed: auto_sms (a bank SMS or a simulated deposit) or manual.', nullable: true }),
     confirmedAt: t.expose('confirmedAt', { description: 'When the payment was confirmed.', type: 'DateTime', nullable: true }),
     verifiedAt: t.expose('verifiedAt', { description: 'When verify first saw the payment confirmed.', type: 'DateTime', nullable: true }),
