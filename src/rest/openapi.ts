@@ -227,7 +227,9 @@ export function openApiDocument(publicBaseUrl: string) {
       '/links/{slug}/payments': {
         post: operation({
           id: 'createLinkPayment', tag: 'Checkout', auth: 'public', summary: 'Start a payment from a link',
-          description: 'Public: `amount` is required when the link has no fixed amount (outside min..max → 400 naming `amount`), else ignored.',
+          description:
+            'Public: `amount` is required when the link has no fixed amount (outside min..max → 400 naming `amount`), else ignored. ' +
+            'One client address holds at most 3 pending payments of one link: the next → 429 `rate_limited` with `Retry-After` until one of them ends.',
           params: [slug], body: [linkPaymentInput, { amount: 250000, payerPhone: '09121234567' }],
           ok: [201, 'Created: send the payer to `checkoutUrl`.', ref('LinkPayment'), EXAMPLES.linkPayment], errors: [400, 402, 403, 404, 413, 429, 503],
         }),

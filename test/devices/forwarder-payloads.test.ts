@@ -11,6 +11,8 @@ describe('forwarder payloads', () => {
     expect(instantOf('2026-11-24 09:25:00')).toBeUndefined();
     expect(instantOf('yesterday')).toBeUndefined();
     expect(instantOf(42)).toBeUndefined();
+    // Past what a date-time can name: no instant, and no RangeError.
+    for (const beyond of [8.64e15 + 1, 1e300, -1e300, Infinity, '1e300', '9999-12-31T23:59:59.999-23:59']) expect(instantOf(beyond)).toBeUndefined();
   });
 
   it('cuts SmsForwarder’s default layout back to the SMS, and leaves any other text alone', () => {

@@ -7,6 +7,7 @@ export type PaymentSqlRow = {
   merchant_id: string;
   card_id: string;
   link_id: string | null;
+  link_client_address: string | null;
   status: string;
   amount_requested: string;
   code: number;
@@ -51,6 +52,7 @@ export function toPaymentRow(r: PaymentSqlRow): PaymentRow {
     merchantId: r.merchant_id,
     cardId: r.card_id,
     linkId: r.link_id,
+    linkClientAddress: r.link_client_address,
     status: r.status,
     amountRequested: BigInt(r.amount_requested),
     code: r.code,

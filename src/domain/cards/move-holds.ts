@@ -3,18 +3,31 @@ import { AppError } from '../../errors.js';
 import { lockMatchScope, matchScope } from './selection.js';
 
 /**
+ * Moves of one card, one after another until commit, so each reads the device the previous one
+ * left. Not the card's row lock: a create takes its scope lock and then the card row, so a move
+ * holding the row while it waits for a scope would deadlock with it. Only moves take this lock,
+ * and they take it first.
+ */
+async function lockCardMoves(tx: Tx, cardId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-move:${cardId}`}, 0))`;
+}
+
+/**
  * A card's deposits confirm that card's payments wherever the card now is: when its device changes,
  * its live holds move to the new match scope in the same transaction, under both scopes' locks (in
  * a fixed order, the one allocation uses). If an amount is already held in the new scope, two
  * payers would be indistinguishable there: the move is refused and nothing changes.
  */
 export async function moveCardHolds(tx: Tx, cardId: string, toDeviceId: string | null): Promise<void> {
+  await lockCardMoves(tx, cardId);
+  // Read under the move lock (its own statement, so after the previous move committed).
   const [card] = await tx.$queryRaw<{ device_id: string | null }[]>`SELECT device_id FROM cards WHERE id = ${cardId}::uuid`;
   if (!card || card.device_id === toDeviceId) return;
   const from = matchScope({ id: cardId, device_id: card.device_id });
   const to = matchScope({ id: cardId, device_id: toDeviceId });
   for (const scope of [from, to].sort()) await lockMatchScope(tx, scope);
-  // Under the locks: the card's device as it is now (a concurrent move may have won).
+  // A backstop under the scope locks, the row now locked for the update: every device change takes
+  // the move lock above, so the device is still the one read.
   const [locked] = await tx.$queryRaw<{ device_id: string | null }[]>`SELECT device_id FROM cards WHERE id = ${cardId}::uuid FOR UPDATE`;
   if (locked?.device_id !== card.device_id) throw new AppError('invalid_state', 'The card was moved concurrently; retry.', {});
 

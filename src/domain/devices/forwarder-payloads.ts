@@ -18,19 +18,42 @@ export type Forwarded =
 // Epoch numbers: 13 digits are milliseconds (Java's currentTimeMillis), 10 are seconds.
 const MS_EPOCH_MIN = 1e12;
 const S_EPOCH_MIN = 1e9;
+// The last instant an RFC 3339 date-time (four-digit year) can name; Date's own range ends later.
+const LAST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+// A number as JSON or a form field carries it, NaN and the infinities included. Each digit run has
+// one way to match, so a long run of digits costs linear time.
+const NUMERIC = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$|^[+-]?(nan|infinity)$/i;
 // A date-time without an offset is local time on a phone we cannot see; only explicit offsets count.
 const WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})$/i;
 
-/** An instant from an epoch (ms or s, number or digits) or a date-time with an offset; else undefined. */
-export function instantOf(value: unknown): string | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{9,14}$/.test(value.trim()) ? Number(value) : NaN;
-  if (Number.isFinite(n) && n >= S_EPOCH_MIN) return new Date(n >= MS_EPOCH_MIN ? n : n * 1000).toISOString();
-  if (typeof value !== 'string' || !WITH_OFFSET.test(value.trim())) return undefined;
-  const t = Date.parse(value.trim().replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
-  return Number.isFinite(t) ? new Date(t).toISOString() : undefined;
+/**
+ * A numeric stamp (number or numeric text) as epoch ms, numbers below MS_EPOCH_MIN read as seconds;
+ * NaN when it is a number but no instant from 1970 to 9999; undefined when it is no number at all.
+ */
+function epochMs(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && NUMERIC.test(value.trim()) ? Number(value.trim()) : undefined;
+  if (n === undefined) return undefined;
+  const ms = n >= MS_EPOCH_MIN ? n : n * 1000;
+  return Number.isFinite(ms) && ms >= 0 && ms <= LAST_INSTANT_MS ? ms : NaN;
 }
 
-const stamp = z.union([z.number(), z.string()]).optional();
+/** An instant from an epoch (ms or s, number or digits) or a date-time with an offset; else undefined. Never throws. */
+export function instantOf(value: unknown): string | undefined {
+  const ms = epochMs(value);
+  // Below S_EPOCH_MIN seconds (2001) is a phone clock never set: no instant to go by.
+  if (ms !== undefined) return ms >= S_EPOCH_MIN * 1000 ? new Date(ms).toISOString() : undefined;
+  if (typeof value !== 'string' || !WITH_OFFSET.test(value.trim())) return undefined;
+  const t = Date.parse(value.trim().replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  return Number.isFinite(t) && t >= 0 && t <= LAST_INSTANT_MS ? new Date(t).toISOString() : undefined;
+}
+
+// An app's epoch field: a number that is no instant is the app's broken field (400 naming it), not
+// a time to guess; text that is no number is left to instantOf (a template may put anything there).
+const EPOCH_MESSAGE = 'must be an epoch time in milliseconds or seconds, from 1970 to 9999';
+const stamp = z
+  .union([z.number(), z.string()], { error: EPOCH_MESSAGE })
+  .optional()
+  .refine((v) => !Number.isNaN(epochMs(v)), EPOCH_MESSAGE);
 const text = (name: string) => z.string({ message: `must be a string: the SMS ${name}` });
 
 // pppscn/SmsForwarder app/src/main/java/com/idormy/sms/forwarder/utils/sender/WebhookUtils.kt:

@@ -6,6 +6,11 @@ import { createPaymentFor } from '../payments/create-payment.js';
 import { checkoutUrl } from '../payments/record.js';
 import { amountSchema, parseInput, phoneSchema } from '../validation.js';
 
+/** Who the payer is to a link's limits: its address (the forwarded one behind TRUST_PROXY); a keyed caller, its kind. */
+function clientAddress(actor: Actor): string {
+  return actor.kind === 'public' ? (actor.ip ?? 'unknown') : actor.kind;
+}
+
 async function findLink(deps: Deps, slug: string) {
   const link = /^[a-z0-9-]{3,64}$/.test(slug)
     ? await deps.prisma.paymentLink.findUnique({ where: { slug }, include: { project: { include: { merchant: true } } } })
@@ -37,13 +42,14 @@ export const linkPaymentInput = z.object({
 
 /**
  * A payer starts a payment from a link (SPEC 4.7). A fixed-amount link ignores `amount`; otherwise
- * it is required and must lie within the link's min..max. Limited per link and payer IP.
+ * it is required and must lie within the link's min..max. Limited per link and payer address: so
+ * many starts a minute (rate-limits.ts), and so many pending payments at a time (client-cap.ts).
  */
 export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, input: unknown) {
   const data = parseInput(linkPaymentInput, input ?? {});
   const link = await findLink(deps, slug);
-  const ip = actor.kind === 'public' ? (actor.ip ?? 'unknown') : actor.kind;
-  await deps.limits?.consume('linkIp', `${link.id}:${ip}`);
+  const address = clientAddress(actor);
+  await deps.limits?.consume('linkIp', `${link.id}:${address}`);
 
   let amount = link.amount;
   if (amount === null) {
@@ -57,7 +63,7 @@ export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, 
     deps,
     link.project,
     { amount, callbackUrl: link.callbackUrl, description: data.description ?? link.description, payerPhone: data.payerPhone ?? null, orderId: null, metadata: null },
-    { linkId: link.id },
+    { link: { linkId: link.id, address } },
   );
   if (result.replayed) throw new Error('unreachable: link payments take no idempotency key');
   const p = result.payment;

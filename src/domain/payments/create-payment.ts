@@ -8,6 +8,7 @@ import { newPaymentToken } from '../auth/credentials.js';
 import { allocationError } from '../cards/selection.js';
 import type { Deps } from '../deps.js';
 import { deviceOnlineMs } from '../devices/health.js';
+import { admitLinkClient, recordLinkClient, type LinkClient } from '../links/client-cap.js';
 import { checkCallbackUrl } from '../projects/callback-url.js';
 import { amountSchema, httpsUrlSchema, parseInput, phoneSchema } from '../validation.js';
 import { claimIdempotencyKey, storeIdempotentResponse, type Idempotency } from './idempotency.js';
@@ -37,8 +38,11 @@ export type CreatePaymentResult =
   | { replayed: false; payment: PaymentRow; responseBody: string }
   | { replayed: true; responseBody: string };
 
-/** Extra attributes a caller inside the domain may set (payment links). */
-export type CreatePaymentOptions = { idempotency?: Idempotency; linkId?: string };
+/**
+ * Extra attributes a caller inside the domain may set. `link`: a payment started from a payment
+ * link by the client at that address, admitted by the link's per-client cap in the same transaction.
+ */
+export type CreatePaymentOptions = { idempotency?: Idempotency; link?: LinkClient };
 
 /** The callback's shape (400 on `callbackUrl`) and its host, checked against the project in the create call (422). */
 function callbackHost(url: string): string {
@@ -69,13 +73,18 @@ async function create(deps: Deps, projectId: string, data: PaymentData, host: st
   // Two creates can lock two match scopes in opposite orders; Postgres breaks the deadlock and one is redone.
   return retryOnConflict(async () => {
     try {
-      const idem = opts.idempotency;
-      if (!idem) return render(deps, await insert(deps, deps.pool, projectId, data, host, opts.linkId));
+      const { idempotency: idem, link } = opts;
+      if (!idem && !link) return render(deps, await insert(deps, deps.pool, projectId, data, host, null));
       return await inTransaction(deps.pool, async (client) => {
-        const replay = await claimIdempotencyKey(client, projectId, idem);
-        if (replay !== null) return { replayed: true as const, responseBody: replay };
-        const result = render(deps, await insert(deps, client, projectId, data, host, opts.linkId));
-        await storeIdempotentResponse(client, projectId, idem, result.responseBody, result.payment.createdAt);
+        if (idem) {
+          const replay = await claimIdempotencyKey(client, projectId, idem);
+          if (replay !== null) return { replayed: true as const, responseBody: replay };
+        }
+        if (link) await admitLinkClient(client, link);
+        let payment = await insert(deps, client, projectId, data, host, link?.linkId ?? null);
+        if (link) payment = await recordLinkClient(client, payment, link);
+        const result = render(deps, payment);
+        if (idem) await storeIdempotentResponse(client, projectId, idem, result.responseBody, result.payment.createdAt);
         return result;
       });
     } catch (err) {
@@ -84,11 +93,11 @@ async function create(deps: Deps, projectId: string, data: PaymentData, host: st
   });
 }
 
-function insert(deps: Deps, db: Queryable, projectId: string, data: PaymentData, host: string | null, linkId: string | undefined): Promise<PaymentRow> {
+function insert(deps: Deps, db: Queryable, projectId: string, data: PaymentData, host: string | null, linkId: string | null): Promise<PaymentRow> {
   return createPaymentRow(deps.pool, db, deps.jobs, {
     paymentId: randomUUID(),
     projectId,
-    linkId: linkId ?? null,
+    linkId,
     amount: data.amount,
     callbackUrl: data.callbackUrl,
     callbackHost: host,

@@ -1,0 +1,41 @@
+import { lockLinkClient, stampLinkClient, type LinkClient, type LinkClientHeld } from '../../db/hot/link-clients.js';
+import type { Queryable } from '../../db/hot/query.js';
+import { AppError } from '../../errors.js';
+import type { PaymentRow } from '../payments/types.js';
+
+export type { LinkClient } from '../../db/hot/link-clients.js';
+
+/**
+ * CONTRACT "Checkout page": payment links are public, so one client address holds at most this
+ * many pending payments of one link at a time; it may start another once one of them ends.
+ */
+export const MAX_PENDING_PER_LINK_CLIENT = 3;
+
+const MIN_RETRY_AFTER_S = 1;
+
+/** Over the cap: 429 `rate_limited`, retry once the earliest of the client's pending payments expires. */
+export function linkClientRefusal(held: LinkClientHeld): AppError | null {
+  if (held.pending < MAX_PENDING_PER_LINK_CLIENT) return null;
+  const untilExpiry = held.earliestExpiresAt ? Math.ceil((held.earliestExpiresAt.getTime() - held.now.getTime()) / 1000) : 0;
+  const retryAfterSeconds = Math.max(MIN_RETRY_AFTER_S, untilExpiry);
+  return new AppError(
+    'rate_limited',
+    `This address already holds ${held.pending} pending payments of this link (at most ${MAX_PENDING_PER_LINK_CLIENT}); retry in ${retryAfterSeconds} s, or finish or cancel one.`,
+    { retryAfterSeconds },
+  );
+}
+
+/**
+ * The cap, enforced in the database: called first in the create's transaction, it holds the client's
+ * lock on the link until commit and refuses a payment over the cap before anything is allocated.
+ */
+export async function admitLinkClient(db: Queryable, client: LinkClient): Promise<void> {
+  const refusal = linkClientRefusal(await lockLinkClient(db, client));
+  if (refusal) throw refusal;
+}
+
+/** Called in the same transaction once the payment exists, so the next count sees it. */
+export async function recordLinkClient(db: Queryable, payment: PaymentRow, client: LinkClient): Promise<PaymentRow> {
+  await stampLinkClient(db, payment.id, client);
+  return { ...payment, linkClientAddress: client.address };
+}
