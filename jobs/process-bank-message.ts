@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { giveUpOnMessage } from '../src/domain/bank-messages/give-up.js';
-import { processBankMessage } from '../src/domain/bank-messages/ingest.js';
+import { processBankMessage } from '../src/flows/bank-message-in.js';
 import type { Deps } from '../src/domain/deps.js';
 import { checkedJob } from '../src/queue/job-queue.js';
 

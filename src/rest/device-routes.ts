@@ -3,7 +3,7 @@ import { authenticate } from '../domain/auth/authenticate.js';
 import type { Actor } from '../domain/auth/actor.js';
 import type { Deps } from '../domain/deps.js';
 import { authenticateHook } from '../domain/devices/hooks.js';
-import { receiveBackfillFromDevice, receiveFromDevice } from '../domain/devices/intake.js';
+import { receiveBackfillFromDevice, receiveFromDevice } from '../flows/device-intake.js';
 import { markSeen } from '../domain/devices/seen.js';
 import { BODY_LIMIT, handle, RawJson } from './handle.js';
 

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { batchInput } from '../domain/bank-messages/batch.js';
-import { messageInput } from '../domain/bank-messages/ingest.js';
+import { batchInput, messageInput } from '../domain/bank-messages/messages.js';
 import { forwarderBodySchemas } from '../domain/devices/forwarder-payloads.js';
 import { reportInput } from '../domain/checkout/checkout.js';
 import { linkPaymentInput } from '../domain/links/public.js';
 import { createPaymentSchema } from '../domain/payments/create-payment.js';
 import { listPaymentsSchema } from '../domain/payments/queries.js';
-import { simulateInput } from '../domain/sandbox/simulate.js';
+import { simulateInput } from '../domain/sandbox/simulation.js';
 import { errors, responseComponents, type ErrorStatus } from './openapi-errors.js';
 import { AMOUNT_INPUT, EXAMPLES, schemas } from './openapi-schemas.js';
 

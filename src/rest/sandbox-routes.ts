@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { paymentRecord } from '../domain/payments/record.js';
-import { simulateDeposit } from '../domain/sandbox/simulate.js';
+import { simulateDeposit } from '../flows/simulate-deposit.js';
 import { handle } from './handle.js';
 
 export function sandboxRoutes(deps: Deps): Router {

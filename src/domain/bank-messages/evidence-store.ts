@@ -109,3 +109,18 @@ export async function waitingFollower(tx: Tx, cardId: string, tip: { balance: bi
     FOR UPDATE`;
   return row ? { id: row.id, deviceId: row.device_id, direction: row.direction, amount: row.amount, balance: row.balance, at: row.at, status: row.status } : null;
 }
+
+/** The cards of the phone that forwarded a message, as the evidence and matching steps need them. */
+export function phoneCards(tx: Tx, deviceId: string | null) {
+  if (!deviceId) return Promise.resolve([]);
+  return tx.card.findMany({ where: { deviceId }, select: { id: true, projectId: true, bankCode: true, cardNumber: true, accountNumber: true, smsSender: true } });
+}
+
+/** When the SMS could be about several cards, the one whose live payment holds this amount, if any. */
+export async function heldCard<C extends { id: string }>(tx: Tx, scope: string, amount: bigint, cards: C[]): Promise<C | null> {
+  if (cards.length === 0) return null;
+  const [hold] = await tx.$queryRaw<{ card_id: string }[]>`
+    SELECT p.card_id FROM amount_holds h JOIN payments p ON p.id = h.payment_id
+    WHERE h.scope = ${scope} AND h.released_at IS NULL AND h.amount = ${amount}`;
+  return cards.find((c) => c.id === hold?.card_id) ?? null;
+}

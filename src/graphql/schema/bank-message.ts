@@ -1,5 +1,5 @@
 import { dismissBankMessage, visibleMessages } from '../../domain/bank-messages/decisions.js';
-import { simulateDeposit } from '../../domain/sandbox/simulate.js';
+import { simulateDeposit } from '../../flows/simulate-deposit.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';

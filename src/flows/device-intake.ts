@@ -1,9 +1,8 @@
-import type { Actor } from '../auth/actor.js';
-import { receiveBankMessageBatch } from '../bank-messages/batch.js';
-import { receiveBankMessage } from '../bank-messages/ingest.js';
-import type { Deps } from '../deps.js';
-import { normaliseForwarderBody, type Forwarded } from './forwarder-payloads.js';
-import { markSeen } from './seen.js';
+import type { Actor } from '../domain/auth/actor.js';
+import type { Deps } from '../domain/deps.js';
+import { normaliseForwarderBody, type Forwarded } from '../domain/devices/forwarder-payloads.js';
+import { markSeen } from '../domain/devices/seen.js';
+import { receiveBankMessage, receiveBankMessageBatch } from './bank-message-in.js';
 
 /**
  * Every authenticated device request counts as the device being seen (seen.ts); the stamp runs

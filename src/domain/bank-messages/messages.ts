@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Tx } from '../../db/prisma.js';
+import { AppError, isAppError, type FieldError } from '../../errors.js';
+import type { BankMessage } from '../../generated/prisma/client.js';
+import type { ActorOf } from '../auth/actor.js';
+import type { Deps } from '../deps.js';
+import type { BankFacts, EvidenceProblem } from './evidence.js';
+import type { ParsedSms } from '../sms/types.js';
+import { smsBodySchema } from '../validation.js';
+
+export const messageInput = z.object({
+  sender: z.string().trim().min(1, 'must be 1..100 characters').max(100, 'must be 1..100 characters'),
+  // Issue 13: NUL / lone surrogates are escaped in `text`, the exact original kept in `raw` (body_raw).
+  body: smsBodySchema,
+  receivedAt: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).transform((s) => new Date(s)),
+});
+
+export const BATCH_MAX = 500;
+
+export const batchInput = z.object({
+  messages: z.array(messageInput).min(1, `must hold 1..${BATCH_MAX} messages`).max(BATCH_MAX, `must hold 1..${BATCH_MAX} messages`),
+});
+
+/** `messages.3.body` → `messages[3].body`, the way a client indexes its array. */
+export function indexFields(err: unknown): unknown {
+  if (!isAppError(err) || err.code !== 'invalid_request' || !Array.isArray(err.details.fields)) return err;
+  const fields = (err.details.fields as FieldError[]).map((f) => ({ ...f, field: f.field.replace(/\.(\d+)(?=\.|$)/g, '[$1]') }));
+  return AppError.invalid(fields);
+}
+
+export type MessageStatus = 'received' | 'matched' | 'needs_review' | 'unmatched' | 'ignored' | 'unparsed' | 'duplicate' | 'dismissed';
+
+// Processing normally happens before the device gets its answer; this job only rescues a message
+// whose processing was cut off (crash, deploy) after it was stored.
+export const RESCUE_DELAY_MS = 30_000;
+
+/** Raw-first storage of one checked message (also used by the backfill batch); no processing. */
+export async function storeBankMessage(
+  deps: Deps,
+  device: ActorOf<'device'>,
+  checked: z.output<typeof messageInput>,
+): Promise<{ id: string; duplicate: boolean }> {
+  const data = { ...checked, body: checked.body.text, bodyRaw: checked.body.raw }; // issue 13
+  const bodySha256 = createHash('sha256').update(data.body, 'utf8').digest('hex');
+
+  return deps.prisma.$transaction(async (tx) => {
+    const [inserted] = await tx.$queryRaw<{ id: string }[]>`
+      INSERT INTO bank_messages (merchant_id, device_id, sender, body, body_raw, body_sha256, received_at)
+      VALUES (${device.merchantId}::uuid, ${device.deviceId}::uuid, ${data.sender}, ${data.body}, ${data.bodyRaw}, ${bodySha256}, ${data.receivedAt})
+      ON CONFLICT (device_id, body_sha256, received_at) WHERE duplicate_of_id IS NULL AND device_id IS NOT NULL DO NOTHING
+      RETURNING id`;
+    if (inserted) {
+      await deps.jobs.send('process-bank-message', { messageId: inserted.id }, { tx, startAfter: new Date(Date.now() + RESCUE_DELAY_MS) });
+      return { id: inserted.id, duplicate: false };
+    }
+    const original = await tx.bankMessage.findFirstOrThrow({
+      where: { deviceId: device.deviceId, bodySha256, receivedAt: data.receivedAt, duplicateOfId: null },
+    });
+    const dup = await tx.bankMessage.create({
+      data: {
+        merchantId: device.merchantId,
+        deviceId: device.deviceId,
+        sender: data.sender,
+        body: data.body,
+        bodyRaw: data.bodyRaw,
+        bodySha256,
+        receivedAt: data.receivedAt,
+        status: 'duplicate',
+        statusReason: `Same device, body and receivedAt as message ${original.id}.`,
+        duplicateOfId: original.id,
+        decidedAt: new Date(),
+      },
+    });
+    return { id: dup.id, duplicate: true };
+  });
+}
+
+/** Locks a stored message for its processing: the row when it is still `received`, else its outcome. */
+export async function lockReceived(tx: Tx, messageId: string): Promise<BankMessage | MessageStatus> {
+  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM bank_messages WHERE id = ${messageId}::uuid FOR UPDATE`;
+  if (!locked) return 'unparsed';
+  const message = await tx.bankMessage.findUniqueOrThrow({ where: { id: messageId } });
+  return message.status === 'received' ? message : (message.status as MessageStatus);
+}
+
+/** What the parser read, stored on the message. */
+export type ReadFields = Pick<ParsedSms, 'bankCode' | 'direction' | 'amount' | 'accountHint' | 'bankTime' | 'reference' | 'balance'>;
+
+export function readFields(parsed: ParsedSms): ReadFields {
+  const { bankCode, direction, amount, accountHint, bankTime, reference, balance } = parsed;
+  return { bankCode, direction, amount, accountHint, bankTime, reference, balance };
+}
+
+/** The message repeats a trusted one: one deposit, this a copy. */
+export async function recordDuplicate(tx: Tx, messageId: string, fields: ReadFields, cardId: string | null, original: BankFacts & { id: string }): Promise<MessageStatus> {
+  await tx.bankMessage.update({
+    where: { id: messageId },
+    data: { ...fields, cardId, status: 'duplicate', duplicateOfId: original.id, statusReason: `The same deposit as message ${original.id} (${duplicateWhy(original, fields)}).` },
+  });
+  return 'duplicate';
+}
+
+function duplicateWhy(original: BankFacts, fields: ReadFields): string {
+  if (original.reference !== null && original.reference === fields.reference) return `bank reference ${fields.reference}`;
+  if (original.balance !== null && original.balance === fields.balance) return 'the same card, amount and resulting balance';
+  return 'the same text for the same card';
+}
+
+/** What the evidence step decided, stored on the message (its card, whether it is trusted, the check it failed). */
+export async function recordEvidence(
+  tx: Tx,
+  messageId: string,
+  fields: ReadFields,
+  card: { id: string; projectId: string } | null,
+  evidence: { trusted: boolean; problem: EvidenceProblem | null },
+): Promise<void> {
+  await tx.bankMessage.update({
+    where: { id: messageId },
+    data: { ...fields, cardId: card?.id ?? null, projectId: card?.projectId ?? null, trusted: evidence.trusted, evidenceProblem: evidence.problem?.reason ?? null },
+  });
+}
+
+/** The message's outcome, and the payment, card and project it was resolved to. */
+export async function settle(tx: Tx, messageId: string, status: MessageStatus, statusReason: string, match?: { paymentId: string | null; cardId: string | null; projectId: string | null }): Promise<MessageStatus> {
+  await tx.bankMessage.update({
+    where: { id: messageId },
+    data: {
+      status,
+      statusReason,
+      ...(match ? { paymentId: match.paymentId, cardId: match.cardId, projectId: match.projectId } : {}),
+    },
+  });
+  return status;
+}
