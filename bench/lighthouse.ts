@@ -79,9 +79,7 @@ async function main() {
 
     const demo = await ensureDemo(runtime.deps, operatorActor);
     const actor = { kind: 'project' as const, projectId: demo.projectId, merchantId: demo.merchantId, sandbox: true, keyId: 'lighthouse' };
-    const created = await createPayment(runtime.deps, actor, { amount: 250_000, callbackUrl: 'https://example.com/demo-return', orderId: 'lighthouse-1', description: 'Lighthouse run' });
-    if (created.replayed) throw new Error('unreachable: no idempotency key was given');
-    const { token } = created.payment;
+    const { token } = await createPayment(runtime.deps, actor, { amount: 250_000, callbackUrl: 'https://example.com/demo-return', orderId: 'lighthouse-1', description: 'Lighthouse run' });
     const pages = [`/pay/${token}`, `/l/${demo.linkSlug}`];
 
     const browser = await startChromium(path.join(tempDir, 'chromium'));

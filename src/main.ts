@@ -30,7 +30,7 @@ async function announceDemo(deps: Deps, baseUrl: string) {
       { kind: 'project', projectId: demo.projectId, merchantId: demo.merchantId, sandbox: true, keyId: 'demo-seed' },
       { amount: 250_000, callbackUrl: 'https://example.com/demo-return', orderId: 'demo-1', description: 'Demo payment' },
     );
-    const demoCheckout = demoPayment.replayed ? null : checkoutUrl(baseUrl, demoPayment.payment.token);
+    const demoCheckout = checkoutUrl(baseUrl, demoPayment.token);
     console.log(
       [
         'Demo sandbox seeded (keys are shown once; `npm run -s cli -- demo` re-issues them):',

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { rejectPayment, verifyPayment } from '../domain/payments/actions.js';
-import { createPayment } from '../domain/payments/create-payment.js';
+import { createPayment, createPaymentIdempotently } from '../domain/payments/create-payment.js';
 import { getPayment, listPayments } from '../domain/payments/queries.js';
-import { paymentRecord, verifyResult } from '../domain/payments/record.js';
+import { checkoutUrl, paymentRecord, verifyResult } from '../domain/payments/record.js';
+import type { PaymentRow } from '../domain/payments/types.js';
 import { AppError } from '../errors.js';
 import { handle, RawJson } from './handle.js';
 
@@ -25,8 +26,10 @@ export function paymentRoutes(deps: Deps): Router {
     handle(deps, {
       auth: ['project'],
       run: async (actor, { body, headers }) => {
-        const result = await createPayment(deps, actor, body, { idempotency: idempotencyOf(headers['idempotency-key'], body) });
-        return new RawJson(201, result.responseBody);
+        const idempotency = idempotencyOf(headers['idempotency-key'], body);
+        const render = (p: PaymentRow) => JSON.stringify({ ...paymentRecord(p), checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token) });
+        if (idempotency) return new RawJson(201, await createPaymentIdempotently(deps, actor, body, { ...idempotency, render }));
+        return new RawJson(201, render(await createPayment(deps, actor, body)));
       },
     }),
   );

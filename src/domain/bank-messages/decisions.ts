@@ -6,6 +6,7 @@ import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { trustMessage } from './evidence-store.js';
+import { DECIDABLE_STATUSES } from './messages.js';
 
 /**
  * Which bank messages a caller sees: a merchant all of its own; a project those resolved to it and
@@ -20,7 +21,6 @@ export function visibleMessages(actor: Actor): Prisma.BankMessageWhereInput {
   };
 }
 
-const DECIDABLE = ['needs_review', 'unmatched', 'unparsed'];
 
 /** The merchant's decision that a message needs nothing more (no payment to confirm for it). */
 export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown) {
@@ -31,11 +31,11 @@ export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, n
     const message = await tx.bankMessage.findFirst({ where: { AND: [{ id }, visibleMessages(actor)] } });
     if (!message) throw AppError.notFound('Bank message');
     const { count } = await tx.bankMessage.updateMany({
-      where: { id, status: { in: DECIDABLE } },
+      where: { id, status: { in: [...DECIDABLE_STATUSES] } },
       data: { status: 'dismissed', decisionNote: checkedNote ?? null, decidedAt: new Date(), statusReason: 'Dismissed by the merchant.' },
     });
     if (count === 0) {
-      throw new AppError('invalid_state', `Only messages that are ${DECIDABLE.join(', ')} can be dismissed.`, { status: message.status });
+      throw new AppError('invalid_state', `Only messages that are ${DECIDABLE_STATUSES.join(', ')} can be dismissed.`, { status: message.status });
     }
     return tx.bankMessage.findUniqueOrThrow({ where: { id } });
   });

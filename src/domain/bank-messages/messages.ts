@@ -29,7 +29,10 @@ export function indexFields(err: unknown): unknown {
   return AppError.invalid(fields);
 }
 
-export type MessageStatus = 'received' | 'matched' | 'needs_review' | 'unmatched' | 'ignored' | 'unparsed' | 'duplicate' | 'dismissed';
+export const MESSAGE_STATUSES = ['received', 'matched', 'needs_review', 'unmatched', 'ignored', 'unparsed', 'duplicate', 'dismissed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** The outcomes a merchant may still decide (dismiss, and later attach or refund). */
+export const DECIDABLE_STATUSES = ['needs_review', 'unmatched', 'unparsed'] as const satisfies readonly MessageStatus[];
 
 // Processing normally happens before the device gets its answer; this job only rescues a message
 // whose processing was cut off (crash, deploy) after it was stored.

@@ -91,7 +91,7 @@ export async function checkoutStatusStream(deps: Deps, token: string) {
   const id = await paymentIdForToken(deps.prisma, token);
   const actor: Actor = { kind: 'public' };
   const view = () => loadView(deps.prisma, id);
-  const settled = (v: Awaited<ReturnType<typeof view>>) => isSettled({ status: v.status, lateUntil: new Date(v.lateUntil!) }, new Date());
+  const settled = (v: Awaited<ReturnType<typeof view>>) => isSettled({ status: v.status, lateUntil: v.lateUntil }, new Date());
   return follow({ feed: feedFor(deps, actor, `payment:${id}`), first: view, next: view, last: settled, deps, actor });
 }
 

@@ -2,8 +2,6 @@ import type { Card, PaymentLink, Project } from '../../generated/prisma/client.j
 import { bankName } from '../cards/banks.js';
 import type { PaymentRow } from '../payments/types.js';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
 /** The payment and the few fields of its project, card and link the payer sees. */
 export type ViewSource = PaymentRow & {
   project: Pick<Project, 'autoConfirm' | 'name' | 'displayName' | 'logoUrl' | 'color' | 'note' | 'supportPhone'>;
@@ -14,7 +12,8 @@ export type ViewSource = PaymentRow & {
 /**
  * SPEC 2.3 for the payer, with `paymentId` (the callback's `service_ref`) and `lateUntil` (how long
  * a payer who reported paying is asked to wait) added. The card is shown while pending and once
- * confirmed, never for expired, canceled or rejected payments.
+ * confirmed, never for expired, canceled or rejected payments. Dates stay dates: each door renders them
+ * (REST as RFC 3339 through JSON, GraphQL through its DateTime scalar).
  */
 export function checkoutView(p: ViewSource, now = new Date()) {
   const pending = p.status === 'pending';
@@ -30,12 +29,12 @@ export function checkoutView(p: ViewSource, now = new Date()) {
     autoConfirm: p.project.autoConfirm,
     description: p.description,
     orderId: p.orderId,
-    expiresAt: iso(p.expiresAt),
+    expiresAt: p.expiresAt,
     remainingSeconds: pending ? Math.max(0, Math.ceil((p.expiresAt.getTime() - now.getTime()) / 1000)) : 0,
-    lateUntil: iso(p.lateUntil),
+    lateUntil: p.lateUntil,
     callbackUrl: p.callbackUrl,
-    payerReportedPaidAt: iso(p.payerReportedPaidAt),
-    confirmedAt: iso(p.confirmedAt),
+    payerReportedPaidAt: p.payerReportedPaidAt,
+    confirmedAt: p.confirmedAt,
     receiptCode: p.status === 'confirmed' ? p.receiptCode : null,
     sandbox: p.sandbox,
     card: showCard

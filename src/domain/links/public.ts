@@ -59,13 +59,11 @@ export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, 
     }
     amount = data.amount;
   }
-  const result = await createPaymentFor(
+  const p = await createPaymentFor(
     deps,
     link.project,
     { amount, callbackUrl: link.callbackUrl, description: data.description ?? link.description, payerPhone: data.payerPhone ?? null, orderId: null, metadata: null },
     { link: { linkId: link.id, address } },
   );
-  if (result.replayed) throw new Error('unreachable: link payments take no idempotency key');
-  const p = result.payment;
-  return { token: p.token, checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token), amountFinal: p.amountFinal.toString(), expiresAt: p.expiresAt.toISOString() };
+  return { token: p.token, checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token), amountFinal: p.amountFinal.toString(), expiresAt: p.expiresAt };
 }

@@ -12,7 +12,6 @@ import { admitLinkClient, recordLinkClient, type LinkClient } from '../links/cli
 import { checkCallbackUrl } from '../projects/callback-url.js';
 import { amountSchema, httpsUrlSchema, parseInput, phoneSchema } from '../validation.js';
 import { claimIdempotencyKey, storeIdempotentResponse, type Idempotency } from './idempotency.js';
-import { checkoutUrl, paymentRecord } from './record.js';
 import type { PaymentRow } from './types.js';
 
 const metadataValue = z.union([z.string().max(500, 'string values must be at most 500 characters'), z.number(), z.boolean(), z.null()]);
@@ -34,15 +33,17 @@ export type CreatePaymentInput = z.input<typeof createPaymentSchema>;
 
 export type { Idempotency } from './idempotency.js';
 
-export type CreatePaymentResult =
-  | { replayed: false; payment: PaymentRow; responseBody: string }
-  | { replayed: true; responseBody: string };
-
 /**
  * Extra attributes a caller inside the domain may set. `link`: a payment started from a payment
  * link by the client at that address, admitted by the link's per-client cap in the same transaction.
  */
-export type CreatePaymentOptions = { idempotency?: Idempotency; link?: LinkClient };
+export type CreatePaymentOptions = { link?: LinkClient };
+
+/**
+ * An idempotent create (REST `Idempotency-Key`): the door's rendering of the new payment is stored
+ * with the key in the creating transaction, and a repeat answers that stored response.
+ */
+export type IdempotentCreate = Idempotency & { render: (payment: PaymentRow) => string };
 
 /** The callback's shape (400 on `callbackUrl`) and its host, checked against the project in the create call (422). */
 function callbackHost(url: string): string {
@@ -53,39 +54,50 @@ function callbackHost(url: string): string {
 /**
  * Creates a payment: validates (400), then one call to the `create_payment` SQL function checks
  * the callback host (422) and the credit (402), picks a card and a free unique code (503 with every
- * reason), reserves the fee, holds the amount and enqueues its expiry, as one statement. With an
- * idempotency key, a repeat of a stored success replays its response byte for byte.
+ * reason), reserves the fee, holds the amount and enqueues its expiry, as one statement.
  */
-export async function createPayment(deps: Deps, actor: Actor, input: unknown, opts: CreatePaymentOptions = {}): Promise<CreatePaymentResult> {
+export async function createPayment(deps: Deps, actor: Actor, input: unknown): Promise<PaymentRow> {
   const caller = requireActor(actor, 'project');
   const data = parseInput(createPaymentSchema, input);
-  return create(deps, caller.projectId, data, callbackHost(data.callbackUrl), opts);
+  return create(deps, caller.projectId, data, callbackHost(data.callbackUrl), {}, null).then((r) => r.payment!);
+}
+
+/**
+ * The same create under an idempotency key: the response the door rendered for the first success
+ * (byte for byte), whether this call created the payment or repeats an earlier one.
+ */
+export async function createPaymentIdempotently(deps: Deps, actor: Actor, input: unknown, idempotency: IdempotentCreate): Promise<string> {
+  const caller = requireActor(actor, 'project');
+  const data = parseInput(createPaymentSchema, input);
+  const result = await create(deps, caller.projectId, data, callbackHost(data.callbackUrl), {}, idempotency);
+  return result.replay ?? idempotency.render(result.payment!);
 }
 
 export type PaymentData = Omit<z.output<typeof createPaymentSchema>, 'callbackUrl'> & { callbackUrl: string | null };
 
 /** For input already validated against its project (a public payment link checked its callback). */
-export async function createPaymentFor(deps: Deps, project: { id: string }, data: PaymentData, opts: CreatePaymentOptions = {}): Promise<CreatePaymentResult> {
-  return create(deps, project.id, data, null, opts);
+export async function createPaymentFor(deps: Deps, project: { id: string }, data: PaymentData, opts: CreatePaymentOptions = {}): Promise<PaymentRow> {
+  return create(deps, project.id, data, null, opts, null).then((r) => r.payment!);
 }
 
-async function create(deps: Deps, projectId: string, data: PaymentData, host: string | null, opts: CreatePaymentOptions): Promise<CreatePaymentResult> {
+type Created = { payment: PaymentRow; replay: null } | { payment: null; replay: string };
+
+async function create(deps: Deps, projectId: string, data: PaymentData, host: string | null, opts: CreatePaymentOptions, idem: IdempotentCreate | null): Promise<Created> {
   // Two creates can lock two match scopes in opposite orders; Postgres breaks the deadlock and one is redone.
   return retryOnConflict(async () => {
     try {
-      const { idempotency: idem, link } = opts;
-      if (!idem && !link) return render(deps, await insert(deps, deps.pool, projectId, data, host, null));
-      return await inTransaction(deps.pool, async (client) => {
+      const { link } = opts;
+      if (!idem && !link) return { payment: await insert(deps, deps.pool, projectId, data, host, null), replay: null };
+      return await inTransaction(deps.pool, async (client): Promise<Created> => {
         if (idem) {
           const replay = await claimIdempotencyKey(client, projectId, idem);
-          if (replay !== null) return { replayed: true as const, responseBody: replay };
+          if (replay !== null) return { payment: null, replay };
         }
         if (link) await admitLinkClient(client, link);
         let payment = await insert(deps, client, projectId, data, host, link?.linkId ?? null);
         if (link) payment = await recordLinkClient(client, payment, link);
-        const result = render(deps, payment);
-        if (idem) await storeIdempotentResponse(client, projectId, idem, result.responseBody, result.payment.createdAt);
-        return result;
+        if (idem) await storeIdempotentResponse(client, projectId, idem, idem.render(payment), payment.createdAt);
+        return { payment, replay: null };
       });
     } catch (err) {
       throw allocationError(err, host) ?? err;
@@ -108,9 +120,4 @@ function insert(deps: Deps, db: Queryable, projectId: string, data: PaymentData,
     token: newPaymentToken(),
     onlineMs: deviceOnlineMs(deps.config),
   });
-}
-
-function render(deps: Deps, payment: PaymentRow): { replayed: false; payment: PaymentRow; responseBody: string } {
-  const responseBody = JSON.stringify({ ...paymentRecord(payment), checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, payment.token) });
-  return { replayed: false, payment, responseBody };
 }

@@ -1,10 +1,10 @@
 import { dismissBankMessage, visibleMessages } from '../../domain/bank-messages/decisions.js';
+import { MESSAGE_STATUSES } from '../../domain/bank-messages/messages.js';
 import { simulateDeposit } from '../../flows/simulate-deposit.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';
 
-const MESSAGE_STATUSES = ['received', 'matched', 'needs_review', 'unmatched', 'ignored', 'unparsed', 'duplicate', 'dismissed'] as const;
 const BankMessageStatus = builder.enumType('BankMessageStatus', {
   description: 'What the matching engine made of a bank message.',
   values: {

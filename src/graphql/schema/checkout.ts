@@ -5,9 +5,9 @@ import { createLinkPayment, getPublicLink } from '../../domain/links/public.js';
 import type { Event } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
+import type { PaymentStatus as PaymentStatusName } from '../../domain/payments/types.js';
 import { PaymentRef, PaymentStatus } from './payment.js';
 
-type Status = 'pending' | 'confirmed' | 'expired' | 'rejected' | 'canceled';
 
 const CheckoutCard = builder.objectRef<NonNullable<CheckoutView['card']>>('CheckoutCard').implement({
   description: 'The card the payer transfers to; shown while pending and once confirmed.',
@@ -38,14 +38,12 @@ const CheckoutLink = builder.objectRef<NonNullable<CheckoutView['link']>>('Check
   }),
 });
 
-const date = (s: string | null) => (s ? new Date(s) : null);
-
 export const CheckoutViewRef = builder.objectRef<CheckoutView>('CheckoutView').implement({
   description: 'What the payer sees on the checkout page, addressed by payment token. Public.',
   fields: (t) => ({
     token: t.exposeString('token', { description: 'The payment token.' }),
     paymentId: t.exposeID('paymentId', { description: 'The payment UUID (the callback’s service_ref).' }),
-    status: t.field({ description: 'The payment’s state.', type: PaymentStatus, resolve: (v) => v.status as Status }),
+    status: t.field({ description: 'The payment’s state.', type: PaymentStatus, resolve: (v) => v.status as PaymentStatusName }),
     amountRequested: t.field({ description: 'The requested amount, in rials.', type: 'Amount', resolve: (v) => v.amountRequested }),
     amountFinal: t.field({ description: 'The exact amount to transfer, in rials.', type: 'Amount', resolve: (v) => v.amountFinal }),
     amountMode: t.exposeString('amountMode', { description: 'unique_code.' }),
@@ -53,12 +51,12 @@ export const CheckoutViewRef = builder.objectRef<CheckoutView>('CheckoutView').i
     autoConfirm: t.exposeBoolean('autoConfirm', { description: 'Whether a matching deposit confirms automatically.' }),
     description: t.exposeString('description', { description: 'The merchant’s description of the payment.', nullable: true }),
     orderId: t.exposeString('orderId', { description: 'The merchant’s order identifier.', nullable: true }),
-    expiresAt: t.field({ description: 'When the pending payment expires.', type: 'DateTime', resolve: (v) => new Date(v.expiresAt!) }),
+    expiresAt: t.field({ description: 'When the pending payment expires.', type: 'DateTime', resolve: (v) => v.expiresAt }),
     remainingSeconds: t.exposeInt('remainingSeconds', { description: 'Seconds until expiry; 0 once not pending.' }),
-    lateUntil: t.field({ description: 'Until when a late deposit can still confirm (expiresAt + the late window).', type: 'DateTime', resolve: (v) => new Date(v.lateUntil!) }),
+    lateUntil: t.field({ description: 'Until when a late deposit can still confirm (expiresAt + the late window).', type: 'DateTime', resolve: (v) => v.lateUntil }),
     callbackUrl: t.exposeString('callbackUrl', { description: 'Where the page sends the payer once final; null for link payments without one.', nullable: true }),
-    payerReportedPaidAt: t.field({ description: 'When the payer reported the transfer.', type: 'DateTime', nullable: true, resolve: (v) => date(v.payerReportedPaidAt) }),
-    confirmedAt: t.field({ description: 'When the payment was confirmed.', type: 'DateTime', nullable: true, resolve: (v) => date(v.confirmedAt) }),
+    payerReportedPaidAt: t.field({ description: 'When the payer reported the transfer.', type: 'DateTime', nullable: true, resolve: (v) => v.payerReportedPaidAt }),
+    confirmedAt: t.field({ description: 'When the payment was confirmed.', type: 'DateTime', nullable: true, resolve: (v) => v.confirmedAt }),
     receiptCode: t.exposeString('receiptCode', { description: 'Eight characters the payer can quote, set once confirmed.', nullable: true }),
     sandbox: t.exposeBoolean('sandbox', { description: 'True for a sandbox payment.' }),
     card: t.field({ description: 'The card to transfer to; null when expired, canceled or rejected.', type: CheckoutCard, nullable: true, resolve: (v) => v.card }),
@@ -99,7 +97,7 @@ const LinkPaymentResult = builder.objectRef<LinkPayment>('LinkPaymentResult').im
     token: t.exposeString('token', { description: 'The payment token.' }),
     checkoutUrl: t.exposeString('checkoutUrl', { description: 'The checkout page for this payment.' }),
     amountFinal: t.field({ description: 'The exact amount to transfer, in rials.', type: 'Amount', resolve: (r) => r.amountFinal }),
-    expiresAt: t.field({ description: 'When the payment expires.', type: 'DateTime', resolve: (r) => new Date(r.expiresAt) }),
+    expiresAt: t.field({ description: 'When the payment expires.', type: 'DateTime', resolve: (r) => r.expiresAt }),
   }),
 });
 

@@ -146,10 +146,8 @@ builder.mutationFields((t) => ({
     authScopes: { project: true },
     args: { input: t.arg({ description: 'The payment to create.', type: CreatePaymentInput, required: true }) },
     // The row the create returned, every column loaded: a prismaField tells Pothos so, no read-back.
-    resolve: async (_query, _root, { input }, ctx) => {
-      const result = await createPayment(ctx.deps, ctx.actor, input);
-      if (result.replayed) throw new Error('unreachable: no idempotency key over GraphQL');
-      return result.payment;
+    resolve: (_query, _root, { input }, ctx) => {
+      return createPayment(ctx.deps, ctx.actor, input);
     },
   }),
   verifyPayment: t.field({
