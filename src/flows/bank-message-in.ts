@@ -17,6 +17,7 @@ import {
   type MessageStatus,
 } from '../domain/bank-messages/messages.js';
 import { implausibleParse } from '../domain/bank-messages/sanity.js';
+import { deviceScope } from '../domain/cards/selection.js';
 import type { Deps } from '../domain/deps.js';
 import { matchDeposit, type ScopeCard } from '../domain/matching/match-deposit.js';
 import { effectiveTime, parseSms } from '../domain/sms/registry.js';
@@ -84,8 +85,10 @@ async function processOnce(tx: Tx, deps: Deps, messageId: string): Promise<Messa
   const implausible = implausibleParse(parsed);
   if (implausible) return settle(tx, messageId, 'unparsed', implausible);
   const fields = readFields(parsed);
+  // Real SMS always come from a phone (device routes); only simulations have none, and they do not come here.
+  if (!message.deviceId) return settle(tx, messageId, 'unmatched', 'The message came from no phone.');
   const cards = await phoneCards(tx, message.deviceId);
-  const scope = `device:${message.deviceId}`;
+  const scope = deviceScope(message.deviceId);
   const at = effectiveTime(parsed, message.receivedAt);
   const deposit = parsed.direction === 'deposit' && parsed.amount !== null;
 
@@ -129,7 +132,7 @@ async function trustFollowers(tx: Tx, deps: Deps, card: ScopeCard, tip: { balanc
     const next = await waitingFollower(tx, card.id, current);
     if (!next || !(await trustMessage(tx, next.id))) return;
     if (next.direction === 'deposit' && (next.status === 'needs_review' || next.status === 'unmatched')) {
-      const result = await matchDeposit(tx, deps.jobs, next.id, `device:${next.deviceId}`, [card], { amount: next.amount, at: next.at, simulated: false, review: null });
+      const result = await matchDeposit(tx, deps.jobs, next.id, deviceScope(next.deviceId), [card], { amount: next.amount, at: next.at, simulated: false, review: null });
       await settle(tx, next.id, result.status, result.statusReason, result);
     }
     current = next;

@@ -91,7 +91,7 @@ export async function trustMessage(tx: Tx, messageId: string): Promise<boolean> 
   return updated === 1;
 }
 
-export type WaitingMessage = { id: string; deviceId: string | null; direction: string; amount: bigint; balance: bigint; at: Date; status: string };
+export type WaitingMessage = { id: string; deviceId: string; direction: string; amount: bigint; balance: bigint; at: Date; status: string };
 
 /**
  * The earliest message of the card held only for its balance that follows `tip` (tip's balance
@@ -99,9 +99,9 @@ export type WaitingMessage = { id: string; deviceId: string | null; direction: s
  * message it follows.
  */
 export async function waitingFollower(tx: Tx, cardId: string, tip: { balance: bigint; at: Date }): Promise<WaitingMessage | null> {
-  const [row] = await tx.$queryRaw<{ id: string; device_id: string | null; direction: string; amount: bigint; balance: bigint; at: Date; status: string }[]>`
+  const [row] = await tx.$queryRaw<{ id: string; device_id: string; direction: string; amount: bigint; balance: bigint; at: Date; status: string }[]>`
     SELECT id, device_id, direction, amount, balance, coalesce(bank_time, received_at) AS at, status FROM bank_messages
-    WHERE card_id = ${cardId}::uuid AND NOT trusted AND evidence_problem = 'balance_mismatch' AND duplicate_of_id IS NULL
+    WHERE card_id = ${cardId}::uuid AND NOT trusted AND evidence_problem = 'balance_mismatch' AND duplicate_of_id IS NULL AND device_id IS NOT NULL
       AND amount IS NOT NULL AND balance IS NOT NULL AND coalesce(bank_time, received_at) >= ${tip.at}::timestamptz
       AND balance = ${tip.balance}::bigint + CASE direction WHEN 'deposit' THEN amount WHEN 'withdrawal' THEN -amount END
     ORDER BY coalesce(bank_time, received_at), created_at
@@ -111,8 +111,7 @@ export async function waitingFollower(tx: Tx, cardId: string, tip: { balance: bi
 }
 
 /** The cards of the phone that forwarded a message, as the evidence and matching steps need them. */
-export function phoneCards(tx: Tx, deviceId: string | null) {
-  if (!deviceId) return Promise.resolve([]);
+export function phoneCards(tx: Tx, deviceId: string) {
   return tx.card.findMany({ where: { deviceId }, select: { id: true, projectId: true, bankCode: true, cardNumber: true, accountNumber: true, smsSender: true } });
 }
 

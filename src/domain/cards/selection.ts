@@ -11,9 +11,14 @@ import { AppError } from '../../errors.js';
  */
 export type UnavailableReason = 'no_active_card' | 'device_offline' | 'daily_amount_cap_reached' | 'daily_count_cap_reached' | 'codes_exhausted';
 
+/** The match scope of the cards one phone forwards SMS for: amounts held there are unique. */
+export function deviceScope(deviceId: string): string {
+  return `device:${deviceId}`;
+}
+
 /** Where a card's deposits are read: its device's SMS, or the card alone when it has no device. */
 export function matchScope(card: { id: string; device_id: string | null }): string {
-  return card.device_id ? `device:${card.device_id}` : `card:${card.id}`;
+  return card.device_id ? deviceScope(card.device_id) : `card:${card.id}`;
 }
 
 /** Serialises allocation, matching-scope moves and code choice within one match scope, until commit. */
