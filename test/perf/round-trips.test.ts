@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementLog } from '../../src/db/pool.js';
 import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { clearOfWindowEdge } from '../support/rate-window.js';
 
 // Round trips per request on the hot paths, counted at the pool (every statement Prisma or the
 // typed SQL sends), so that a regression shows up without timing anything. The API runs without
-// workers, whose jobs would share the pool; the rate limiter's counts are shared off the request
-// path (every 100 ms), so they are left out of a request's count and checked on their own.
+// workers, whose jobs would share the pool; the rate limiter reserves requests from its shared
+// count in growing grants, one statement per many requests, so its reservations are left out of a
+// request's count and checked on their own.
 let app: TestApp;
 let shop: Awaited<ReturnType<typeof makeShop>>;
 
@@ -17,12 +19,12 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-/** The statements one call sends, rate-limit syncs aside. */
+/** The statements one call sends, rate-limit reservations aside. */
 async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
   statementLog.names = [];
   try {
     await run();
-    return statementLog.names.filter((n) => n !== 'rate-limit-add');
+    return statementLog.names.filter((n) => n !== 'rate-limit-reserve');
   } finally {
     statementLog.names = null;
   }
@@ -79,15 +81,15 @@ describe('round trips per request', () => {
     expect(await statementsOf(() => request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey }))).toEqual(['payment-by-id']);
   });
 
-  it('the rate limiter shares its counts in one statement per interval, not one per request', async () => {
-    await new Promise((r) => setTimeout(r, 250));
+  it('the rate limiter reserves from its shared count in growing grants: a handful of statements for 100 requests, not one each', async () => {
+    // Grants start over with every minute's window.
+    await clearOfWindowEdge(5_000);
     statementLog.names = [];
     try {
-      await Promise.all(Array.from({ length: 20 }, () => request(app.baseUrl, 'GET', '/v1/payments?pageSize=1', { token: shop.apiKey })));
-      await new Promise((r) => setTimeout(r, 250));
-      const syncs = statementLog.names.filter((n) => n === 'rate-limit-add').length;
-      expect(syncs).toBeGreaterThanOrEqual(1);
-      expect(syncs).toBeLessThanOrEqual(3);
+      for (let i = 0; i < 100; i++) await request(app.baseUrl, 'GET', '/v1/payments?pageSize=1', { token: shop.apiKey });
+      const reservations = statementLog.names.filter((n) => n === 'rate-limit-reserve').length;
+      // Grants of 1, 2, 4, … up to 1 % of the limit (60 of the default 6,000): 100 requests take at most 7.
+      expect(reservations).toBeLessThanOrEqual(7);
     } finally {
       statementLog.names = null;
     }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import { requireActor, type Actor } from '../auth/actor.js';
+import { ensureRoomForDevice } from '../auth/credential-limits.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
@@ -8,14 +9,17 @@ import { newHookColumns, NO_HOOK } from './hook-secret.js';
 
 const createDeviceInput = z.object({ name: z.string().trim().min(1).max(100) });
 
-/** Merchant: an SMS-forwarding phone and its token, shown once. */
+/** Merchant: an SMS-forwarding phone and its token, shown once; within the merchant's limit of active devices (409 `limit_reached`). */
 export async function createDevice(deps: Deps, actor: Actor, input: unknown) {
   const merchant = requireActor(actor, 'merchant');
   const data = parseInput(createDeviceInput, input);
   const issued = issueCredential(credentialPrefix.device);
   const hook = newHookColumns();
-  const device = await deps.prisma.device.create({
-    data: { merchantId: merchant.merchantId, name: data.name, tokenHash: issued.hash, tokenPrefix: issued.prefix, ...hook.data },
+  const device = await deps.prisma.$transaction(async (tx) => {
+    await ensureRoomForDevice(tx, merchant.merchantId);
+    return tx.device.create({
+      data: { merchantId: merchant.merchantId, name: data.name, tokenHash: issued.hash, tokenPrefix: issued.prefix, ...hook.data },
+    });
   });
   return { device, token: issued.secret, hookSecret: hook.secret };
 }

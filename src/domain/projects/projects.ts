@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import { requireActor, type Actor } from '../auth/actor.js';
+import { ensureRoomForApiKey } from '../auth/credential-limits.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import type { Deps } from '../deps.js';
 import { httpsUrlSchema, parseInput, uuidSchema } from '../validation.js';
@@ -47,7 +48,9 @@ export async function findOwnedProject(db: Pick<Tx, 'project'>, merchantId: stri
   return project;
 }
 
+/** A new API key of the project, within its limit of active keys (409 `limit_reached`). */
 export async function issueProjectKey(tx: Tx, project: { id: string; sandbox: boolean }) {
+  await ensureRoomForApiKey(tx, project.id);
   const issued = issueCredential(project.sandbox ? credentialPrefix.projectTest : credentialPrefix.projectLive);
   const row = await tx.apiKey.create({ data: { projectId: project.id, keyHash: issued.hash, keyPrefix: issued.prefix } });
   return { apiKey: row, secret: issued.secret };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import type { Deps } from '../deps.js';
@@ -6,7 +5,7 @@ import { sendAttemptJob } from './attempt-job.js';
 import { subscribes } from './event-types.js';
 import { DELIVERY_INCLUDE, postDelivery, type LoadedDelivery } from './post.js';
 import { recordAttempt, type AttemptOutcome } from './record.js';
-import { releaseEndpointSlot, takeEndpointSlot } from './slots.js';
+import { withEndpointSlot } from './slots.js';
 
 // A later event waits this long, at most once per check, for an earlier one's first attempt.
 const ORDER_WAIT_MS = 1_000;
@@ -48,17 +47,15 @@ async function earlierWaiting(deps: Deps, delivery: LoadedDelivery): Promise<boo
 }
 
 /**
- * One attempt of one delivery: sign, POST, record the attempt, and decide what follows (record.ts).
- * `attempt` is the automatic attempt the job was sent for; a job that runs again after that attempt
- * was recorded does nothing, so a duplicated job neither re-sends nor forks the retry schedule.
- * Automatic attempts hold one of the endpoint's slots while they post; a manual attempt (re-send,
- * test event) is the merchant waiting on the answer and takes none.
+ * One automatic attempt of one delivery: sign, POST, record the attempt, and decide what follows
+ * (record.ts). `attempt` is the attempt the job was sent for; a job that runs again after that
+ * attempt was recorded does nothing, so a duplicated job neither re-sends nor forks the retry
+ * schedule. The attempt holds one of the endpoint's slots while it posts (manual sends too:
+ * manual-send.ts); with every slot held it comes back later.
  */
-export async function attemptDelivery(deps: Deps, deliveryId: string, opts: { manual?: boolean; attempt?: number } = {}): Promise<AttemptOutcome> {
+export async function attemptDelivery(deps: Deps, deliveryId: string, opts: { attempt?: number } = {}): Promise<AttemptOutcome> {
   const delivery = await deps.prisma.webhookDelivery.findUnique({ where: { id: deliveryId }, include: DELIVERY_INCLUDE });
-  if (!delivery) return 'skipped';
-  if (opts.manual) return recordAttempt(deps, delivery, await postDelivery(deps, delivery), opts);
-  if (delivery.status !== 'pending') return 'skipped';
+  if (!delivery || delivery.status !== 'pending') return 'skipped';
   const done = await automaticAttempts(deps, deliveryId);
   if (opts.attempt !== undefined && done >= opts.attempt) return 'skipped';
   const attempt = opts.attempt ?? done + 1;
@@ -71,28 +68,13 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, opts: { ma
     await sendAttemptJob(deps.jobs, delivery, attempt, { startAfter: new Date(Date.now() + ORDER_WAIT_MS) });
     return 'deferred';
   }
-  const slot = await takeEndpointSlot(deps.prisma, delivery.endpointId, deliveryId, deps.config.webhookEndpointConcurrency);
-  if (slot === null) {
-    await sendAttemptJob(deps.jobs, delivery, attempt, { startAfter: new Date(Date.now() + SLOT_WAIT_MS) });
-    return 'deferred';
-  }
-  try {
-    return await recordAttempt(deps, delivery, await postDelivery(deps, delivery), { attempt });
-  } finally {
-    await releaseEndpointSlot(deps.prisma, delivery.endpointId, slot, deliveryId);
-  }
+  const holder = { endpointId: delivery.endpointId, holderId: deliveryId, limit: deps.config.webhookEndpointConcurrency };
+  const sent = await withEndpointSlot(deps, holder, async () => recordAttempt(deps, delivery, await postDelivery(deps, delivery), { attempt }));
+  if (sent) return sent.value;
+  await sendAttemptJob(deps.jobs, delivery, attempt, { startAfter: new Date(Date.now() + SLOT_WAIT_MS) });
+  return 'deferred';
 }
 
 function automaticAttempts(deps: Deps, deliveryId: string): Promise<number> {
   return deps.prisma.webhookAttempt.count({ where: { deliveryId, manual: false } });
-}
-
-/** A signed sample event to the project's endpoint, recorded like any delivery. */
-export async function createTestDelivery(deps: Deps, projectId: string): Promise<string | null> {
-  const endpoint = await deps.prisma.webhookEndpoint.findUnique({ where: { projectId } });
-  if (!endpoint) return null;
-  const delivery = await deps.prisma.webhookDelivery.create({
-    data: { id: randomUUID(), endpointId: endpoint.id, projectId, eventType: 'payment.confirmed', test: true, status: 'pending' },
-  });
-  return delivery.id;
 }

@@ -3,7 +3,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { uuidSchema } from '../validation.js';
-import { attemptDelivery, createTestDelivery } from './deliveries.js';
+import { countManualSend, resendByHand, sendTestByHand } from './manual-send.js';
+import { DELIVERY_INCLUDE } from './post.js';
 
 export function deliveriesOf(actor: Actor, filter: { paymentId?: string | null; status?: string | null }): Prisma.WebhookDeliveryWhereInput {
   const { projectId } = requireActor(actor, 'project');
@@ -15,19 +16,21 @@ export function deliveriesOf(actor: Actor, filter: { paymentId?: string | null; 
 /** Re-sends a delivery now, by hand, whatever its state; the attempt is recorded like the others. */
 export async function redeliverWebhook(deps: Deps, actor: Actor, deliveryId: string) {
   const { projectId } = requireActor(actor, 'project');
+  await countManualSend(deps, projectId);
   const found = uuidSchema.safeParse(deliveryId).success
-    ? await deps.prisma.webhookDelivery.findFirst({ where: { id: deliveryId, projectId } })
+    ? await deps.prisma.webhookDelivery.findFirst({ where: { id: deliveryId, projectId }, include: DELIVERY_INCLUDE })
     : null;
   if (!found) throw AppError.notFound('Webhook delivery');
-  await attemptDelivery(deps, found.id, { manual: true });
+  await resendByHand(deps, found);
   return deps.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: found.id } });
 }
 
 /** Sends a signed sample `payment.confirmed` to the project's endpoint and returns the recorded delivery. */
 export async function sendTestWebhook(deps: Deps, actor: Actor) {
   const { projectId } = requireActor(actor, 'project');
-  const deliveryId = await createTestDelivery(deps, projectId);
-  if (!deliveryId) throw new AppError('invalid_state', 'The project has no webhook endpoint; set one with setWebhookEndpoint.', { status: 'no_endpoint' });
-  await attemptDelivery(deps, deliveryId, { manual: true });
+  await countManualSend(deps, projectId);
+  const endpoint = await deps.prisma.webhookEndpoint.findUnique({ where: { projectId } });
+  if (!endpoint) throw new AppError('invalid_state', 'The project has no webhook endpoint; set one with setWebhookEndpoint.', { status: 'no_endpoint' });
+  const deliveryId = await sendTestByHand(deps, endpoint);
   return deps.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
 }

@@ -1,33 +1,66 @@
 import type { PrismaClient } from '../../db/prisma.js';
+import type { Deps } from '../deps.js';
 
-// Longer than the 10 s request timeout plus recording the attempt, so a live holder never loses
-// its slot; short enough that a slot of a worker killed mid-attempt comes back soon.
-const LEASE_SECONDS = 30;
+// A slot's lease is short and its holder renews it while the attempt runs (an attempt may take the
+// whole 10 s request timeout): a worker killed mid-attempt leaves slots that free within
+// LEASE_SECONDS, and a live holder survives two missed renewals.
+const LEASE_SECONDS = 5;
+const RENEW_MS = 1_500;
+// A taker that waits for a slot (a manual send) looks again this often.
+const WAIT_POLL_MS = 200;
+
+type SlotDeps = Pick<Deps, 'prisma' | 'log'>;
+type Holder = { endpointId: string; holderId: string; limit: number };
 
 /**
- * Takes one of the endpoint's `limit` in-flight slots for this delivery, or returns null when all
- * are held. The lease lives in Postgres, so the limit holds across every worker process (pg-boss
- * groups only count one process's jobs).
+ * Runs `send` holding one of the endpoint's `limit` in-flight slots, or returns null without
+ * running it when every slot stayed held for `waitMs`. The lease lives in Postgres, so the limit
+ * holds across every process (pg-boss groups only count one process's jobs); `holderId` (the
+ * delivery) names the holder, so only it renews or gives back its slot.
  */
-export async function takeEndpointSlot(prisma: PrismaClient, endpointId: string, deliveryId: string, limit: number): Promise<number | null> {
+export async function withEndpointSlot<T>(deps: SlotDeps, holder: Holder, send: () => Promise<T>, waitMs = 0): Promise<{ value: T } | null> {
+  const slot = await takeWithin(deps.prisma, holder, waitMs);
+  if (slot === null) return null;
+  const renewal = setInterval(() => {
+    renewEndpointSlot(deps.prisma, holder, slot).catch((err: unknown) => deps.log.warn({ err, ...holder, slot }, 'webhook slot: lease not renewed'));
+  }, RENEW_MS);
+  try {
+    return { value: await send() };
+  } finally {
+    clearInterval(renewal);
+    await releaseEndpointSlot(deps.prisma, holder, slot);
+  }
+}
+
+async function takeWithin(prisma: PrismaClient, holder: Holder, waitMs: number): Promise<number | null> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const slot = await takeEndpointSlot(prisma, holder);
+    if (slot !== null || Date.now() + WAIT_POLL_MS > until) return slot;
+    await new Promise((r) => setTimeout(r, WAIT_POLL_MS));
+  }
+}
+
+/** One free slot, or null when all are held. */
+async function takeEndpointSlot(prisma: PrismaClient, holder: Holder): Promise<number | null> {
   // A taker that lost a slot to a concurrent one looks again: the next statement sees the winner's
   // row and picks another free slot, if there is one.
-  for (let tries = 0; tries < limit; tries++) {
-    const slot = await tryTake(prisma, endpointId, deliveryId, limit);
-    if (slot !== null || !(await hasFreeSlot(prisma, endpointId, limit))) return slot;
+  for (let tries = 0; tries < holder.limit; tries++) {
+    const slot = await tryTake(prisma, holder);
+    if (slot !== null || !(await hasFreeSlot(prisma, holder))) return slot;
   }
   return null;
 }
 
-async function hasFreeSlot(prisma: PrismaClient, endpointId: string, limit: number): Promise<boolean> {
+async function hasFreeSlot(prisma: PrismaClient, { endpointId, limit }: Holder): Promise<boolean> {
   const held = await prisma.webhookEndpointSlot.count({ where: { endpointId, slot: { lt: limit }, leasedUntil: { gt: new Date() } } });
   return held < limit;
 }
 
-async function tryTake(prisma: PrismaClient, endpointId: string, deliveryId: string, limit: number): Promise<number | null> {
+async function tryTake(prisma: PrismaClient, { endpointId, holderId, limit }: Holder): Promise<number | null> {
   const rows = await prisma.$queryRaw<{ slot: number }[]>`
     INSERT INTO webhook_endpoint_slots AS s (endpoint_id, slot, delivery_id, leased_until)
-    SELECT ${endpointId}::uuid, n, ${deliveryId}::uuid, now() + make_interval(secs => ${LEASE_SECONDS})
+    SELECT ${endpointId}::uuid, n, ${holderId}::uuid, now() + make_interval(secs => ${LEASE_SECONDS})
     FROM generate_series(0, ${limit}::int - 1) AS n
     WHERE NOT EXISTS (
       SELECT 1 FROM webhook_endpoint_slots h WHERE h.endpoint_id = ${endpointId}::uuid AND h.slot = n AND h.leased_until > now()
@@ -40,7 +73,14 @@ async function tryTake(prisma: PrismaClient, endpointId: string, deliveryId: str
   return rows[0]?.slot ?? null;
 }
 
-/** Gives the slot back; only its holder can, so a lease that lapsed and was re-taken stays taken. */
-export async function releaseEndpointSlot(prisma: PrismaClient, endpointId: string, slot: number, deliveryId: string): Promise<void> {
-  await prisma.webhookEndpointSlot.deleteMany({ where: { endpointId, slot, deliveryId } });
+/** Extends the holder's lease; a lease that lapsed and was re-taken is someone else's now and stays so. */
+async function renewEndpointSlot(prisma: PrismaClient, { endpointId, holderId }: Holder, slot: number): Promise<void> {
+  await prisma.$executeRaw`
+    UPDATE webhook_endpoint_slots SET leased_until = now() + make_interval(secs => ${LEASE_SECONDS})
+    WHERE endpoint_id = ${endpointId}::uuid AND slot = ${slot} AND delivery_id = ${holderId}::uuid`;
+}
+
+/** Gives the slot back; only its holder can. */
+async function releaseEndpointSlot(prisma: PrismaClient, { endpointId, holderId }: Holder, slot: number): Promise<void> {
+  await prisma.webhookEndpointSlot.deleteMany({ where: { endpointId, slot, deliveryId: holderId } });
 }

@@ -96,7 +96,7 @@ builder.mutationFields((t) => ({
     },
   }),
   createDevice: t.field({
-    description: 'Registers a phone and issues its device token (shown once). Merchant key.',
+    description: 'Registers a phone and issues its device token (shown once). At most 50 active devices per merchant: one more is 409 limit_reached. Merchant key.',
     type: CreateDevicePayload,
     authScopes: { merchant: true },
     args: { input: t.arg({ description: 'The device to create.', type: CreateDeviceInput, required: true }) },

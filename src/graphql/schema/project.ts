@@ -126,7 +126,7 @@ builder.mutationFields((t) => ({
     },
   }),
   createApiKey: t.field({
-    description: 'Issues another API key for a project (shown once), e.g. to rotate keys. Merchant key.',
+    description: 'Issues another API key for a project (shown once), e.g. to rotate keys. At most 20 active keys per project: one more is 409 limit_reached. Merchant key.',
     type: CreateApiKeyPayload,
     authScopes: { merchant: true },
     args: { projectId: t.arg.id({ description: 'The project UUID.', required: true }) },

@@ -63,7 +63,7 @@ builder.queryField('webhookDeliveries', (t) =>
 
 builder.mutationFields((t) => ({
   redeliverWebhook: t.prismaField({
-    description: 'Re-sends a delivery now, whatever its state; the attempt is recorded.',
+    description: 'Re-sends a delivery now, whatever its state; the attempt is recorded. Manual sends (with sendTestWebhook) are limited to 30 a minute per project and wait for a free endpoint slot (WEBHOOK_ENDPOINT_CONCURRENCY) up to 10 s; either refusal is 429 rate_limited with Retry-After.',
     type: 'WebhookDelivery',
     authScopes: { project: true },
     args: { deliveryId: t.arg.id({ description: 'The delivery UUID.', required: true }) },
@@ -73,7 +73,7 @@ builder.mutationFields((t) => ({
     },
   }),
   sendTestWebhook: t.prismaField({
-    description: 'Sends a signed sample payment.confirmed to the project’s endpoint.',
+    description: 'Sends a signed sample payment.confirmed to the project’s endpoint. Limited like redeliverWebhook.',
     type: 'WebhookDelivery',
     authScopes: { project: true },
     resolve: async (query, _root, _args, ctx) => {
