@@ -12,7 +12,7 @@ import type { RateLimits } from './rate-limits.js';
 export type Deps = {
   config: Config;
   prisma: PrismaClient;
-  /** The pool Prisma runs on, for the hot paths' typed SQL (src/db/hot). */
+  /** The pool Prisma runs on, for the hot paths' typed SQL (statement(), src/db/statement.ts). */
   pool: pg.Pool;
   log: Logger;
   secrets: SecretBox;

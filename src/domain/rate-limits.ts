@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Config } from '../config.js';
-import { statement } from '../db/hot/query.js';
+import { statement } from '../db/statement.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Actor } from './auth/actor.js';

@@ -14,7 +14,7 @@ let shop: Awaited<ReturnType<typeof makeShop>>;
 beforeAll(async () => {
   app = await startTestApp({ role: 'api' });
   shop = await makeShop(app, { sandbox: false, credit: 10_000_000 });
-  // The process's first create installs pg-boss's job insert (src/db/hot/expiry-job.ts), once.
+  // The process's first create installs pg-boss's job insert (src/domain/payments/store/expiry-job.ts), once.
   await createPaymentRest(app, shop.apiKey, { amount: 140_000 });
 });
 afterAll(() => app.stop());

@@ -1,4 +1,4 @@
-import { credentialByHash } from '../../db/hot/credentials.js';
+import { credentialByHash } from './credential-store.js';
 import { AppError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { publicActor, type Actor } from './actor.js';

@@ -1,9 +1,9 @@
-import { lockLinkClient, stampLinkClient, type LinkClient, type LinkClientHeld } from '../../db/hot/link-clients.js';
-import type { Queryable } from '../../db/hot/query.js';
+import { lockLinkClient, stampLinkClient, type LinkClient, type LinkClientHeld } from './client-store.js';
+import type { Queryable } from '../../db/statement.js';
 import { AppError } from '../../errors.js';
 import type { PaymentRow } from '../payments/types.js';
 
-export type { LinkClient } from '../../db/hot/link-clients.js';
+export type { LinkClient } from './client-store.js';
 
 /**
  * CONTRACT "Checkout page": payment links are public, so one client address holds at most this

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { verifyOfProject } from '../../db/hot/payments.js';
+import { verifyOfProject } from './store/reads.js';
 import { AppError } from '../../errors.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { retryOnConflict } from '../../db/errors.js';
-import { createPaymentRow } from '../../db/hot/create.js';
-import { inTransaction, type Queryable } from '../../db/hot/query.js';
+import { createPaymentRow } from './store/create.js';
+import { inTransaction, type Queryable } from '../../db/statement.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import { newPaymentToken } from '../auth/credentials.js';
 import { allocationError } from '../cards/selection.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { statement } from '../../db/hot/query.js';
+import { statement } from '../../db/statement.js';
 import { AppError } from '../../errors.js';
 
 export type Idempotency = { key: string; requestHash: string };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOfProject, paymentOfProject } from '../../db/hot/payments.js';
+import { listOfProject, paymentOfProject } from './store/reads.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { requireActor, type Actor } from '../auth/actor.js';

@@ -1,10 +1,10 @@
 import type pg from 'pg';
-import type { JobQueue } from '../../queue/job-queue.js';
+import type { JobQueue } from '../../../queue/job-queue.js';
 import { buildJobInsert, ensureExpiryJobFunction, EXPIRY_QUEUE } from './expiry-job.js';
-import { toPaymentRow, type PaymentSqlRow } from './payment-row.js';
-import { statement, type Queryable } from './query.js';
-import { codeDraws } from '../../domain/codes/codes.js';
-import type { PaymentRow } from '../../domain/payments/types.js';
+import { toPaymentRow, type PaymentSqlRow } from './row.js';
+import { statement, type Queryable } from '../../../db/statement.js';
+import { codeDraws } from '../../codes/codes.js';
+import type { PaymentRow } from '../types.js';
 
 export type CreateArgs = {
   paymentId: string;

@@ -1,4 +1,4 @@
-import type { PaymentRow } from '../../domain/payments/types.js';
+import type { PaymentRow } from '../types.js';
 
 /** A `payments` row as node-postgres returns it (bigint as text, timestamps as Date, json parsed). */
 export type PaymentSqlRow = {

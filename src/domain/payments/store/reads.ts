@@ -1,6 +1,6 @@
-import { toPaymentRow, type PaymentSqlRow } from './payment-row.js';
-import { statement, type Queryable } from './query.js';
-import type { PaymentRow } from '../../domain/payments/types.js';
+import { toPaymentRow, type PaymentSqlRow } from './row.js';
+import { statement, type Queryable } from '../../../db/statement.js';
+import type { PaymentRow } from '../types.js';
 
 const byId = statement<[string, string], PaymentSqlRow>('payment-by-id', 'SELECT * FROM payments WHERE id = $1 AND project_id = $2');
 

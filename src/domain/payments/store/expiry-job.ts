@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Db as JobDb } from 'pg-boss';
-import type { JobQueue } from '../../queue/job-queue.js';
-import { inTransaction } from './query.js';
+import type { JobQueue } from '../../../queue/job-queue.js';
+import { inTransaction } from '../../../db/statement.js';
 
 export const EXPIRY_QUEUE = 'expire-payment';
 
