@@ -21,6 +21,7 @@ import { deviceScope } from '../domain/cards/selection.js';
 import type { Deps } from '../domain/deps.js';
 import { matchDeposit, type ScopeCard } from '../domain/matching/match-deposit.js';
 import { effectiveTime, parseSms } from '../domain/sms/registry.js';
+import { sameSender } from '../domain/sms/sender-match.js';
 import { parseInput } from '../domain/validation.js';
 
 /**
@@ -79,15 +80,15 @@ async function processOnce(tx: Tx, deps: Deps, messageId: string): Promise<Messa
   const message = await lockReceived(tx, messageId);
   if (typeof message === 'string') return message;
 
-  const { parsed } = parseSms(message.sender, message.body, message.receivedAt);
+  // Real SMS always come from a phone (device routes); only simulations have none, and they do not come here.
+  if (!message.deviceId) return settle(tx, messageId, 'unparsed', 'The message came from no phone.');
+  const cards = await phoneCards(tx, message.deviceId);
+  const { parsed } = parseSms(message.sender, message.body, message.receivedAt, vouchedBanks(cards, message.sender));
   if (!parsed) return settle(tx, messageId, 'unparsed', 'No bank parser recognised this message; it is kept for review.');
   // Issue 13: a misread figure (beyond BIGINT or any real transfer) is `unparsed`, never stuck.
   const implausible = implausibleParse(parsed);
   if (implausible) return settle(tx, messageId, 'unparsed', implausible);
   const fields = readFields(parsed);
-  // Real SMS always come from a phone (device routes); only simulations have none, and they do not come here.
-  if (!message.deviceId) return settle(tx, messageId, 'unmatched', 'The message came from no phone.');
-  const cards = await phoneCards(tx, message.deviceId);
   const scope = deviceScope(message.deviceId);
   const at = effectiveTime(parsed, message.receivedAt);
   const deposit = parsed.direction === 'deposit' && parsed.amount !== null;
@@ -116,6 +117,11 @@ async function processOnce(tx: Tx, deps: Deps, messageId: string): Promise<Messa
   if (resolution.cards.length === 0) return settle(tx, messageId, 'unmatched', `The SMS names account …${parsed.accountHint}, which matches no card on this device.`);
   const result = await matchDeposit(tx, deps.jobs, messageId, scope, resolution.cards, { amount: parsed.amount!, at, simulated: false, review: evidence.problem });
   return settle(tx, messageId, result.status, result.statusReason, result);
+}
+
+/** Banks of the phone's cards whose merchant-vouched sender (`smsSender`) sent this message. */
+function vouchedBanks(cards: { bankCode: string; smsSender: string | null }[], sender: string): string[] {
+  return cards.filter((c) => c.smsSender !== null && sameSender(c.smsSender, sender)).map((c) => c.bankCode);
 }
 
 // A phone's backlog that arrived out of order is caught up in one go, within reason.

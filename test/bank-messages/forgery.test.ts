@@ -196,3 +196,16 @@ describe.concurrent('the trusted chain survives ordinary delivery faults', () =>
     expect(next.body.status).toBe('matched');
   });
 });
+
+describe.concurrent('a layout that names no bank', () => {
+  it('from the sender the merchant vouched for on a card is read by that card’s bank and may confirm; from anyone else it is held', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { bankCode: 'maskan', cardNumber: '6280231234567890', smsSender: '+98300012345' } });
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 390_000 })).body;
+    const compact = (amount: string, balance: bigint) => `مبلغ:${BigInt(amount).toLocaleString('en-US')}+\nمانده:${balance.toLocaleString('en-US')}\n${mellatDate(new Date()).replace(/^(\d\d)\//, '14$1/').replace('-', ' ')}`;
+    const stranger = await send(shop.deviceToken!, '+98300099999', compact(p.amountFinal, 9_000_000n));
+    expect(stranger.body.status).toBe('needs_review');
+    const vouched = await send(shop.deviceToken!, '+98300012345', compact(p.amountFinal, 9_000_000n), later(1));
+    expect(vouched.body.status).toBe('matched');
+    expect(await message(vouched.body.id)).toMatchObject({ bankCode: 'maskan', trusted: true });
+  });
+});

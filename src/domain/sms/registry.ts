@@ -48,9 +48,12 @@ const MAX_BODY_CHARS = 4096;
 
 type Attempt = { parser: SmsParser; viaSender: boolean };
 
-/** Sender's bank first; then banks the body names, earliest named first; then shapes; then generic. */
-function orderFor(sender: string, body: string): Attempt[] {
-  const claimed = bankSmsParsers.filter((p) => claimsSender(p, sender));
+/**
+ * Sender's bank first (a known sender id of the bank, or one the merchant vouched for on a card of
+ * that bank: `senderBanks`); then banks the body names, earliest named first; then shapes; then generic.
+ */
+function orderFor(sender: string, body: string, senderBanks: readonly string[]): Attempt[] {
+  const claimed = bankSmsParsers.filter((p) => claimsSender(p, sender) || senderBanks.includes(p.bankCode));
   const named = bankSmsParsers
     .filter((p) => !claimed.includes(p))
     .map((p) => ({ p, at: p.mark ? body.search(p.mark) : -1 }))
@@ -65,15 +68,16 @@ function orderFor(sender: string, body: string): Attempt[] {
 }
 
 /**
- * Reads a forwarded bank SMS. Never throws: a body no parser claims comes back as
+ * Reads a forwarded bank SMS (`senderBanks`: banks whose cards on the phone name this sender as
+ * theirs, so a compact layout that names no bank is read by that bank's parser). Never throws: a body no parser claims comes back as
  * `{ parsed: null }`, for the caller to keep as unparsed rather than lose.
  */
-export function parseSms(sender: string, body: string, receivedAt: Date): { parsed: ParsedSms | null } {
+export function parseSms(sender: string, body: string, receivedAt: Date, senderBanks: readonly string[] = []): { parsed: ParsedSms | null } {
   try {
     if (typeof body !== 'string' || body.length > MAX_BODY_CHARS) return { parsed: null };
     const normalized = unflatten(normalizeSmsBody(body));
     const at = receivedAt instanceof Date && Number.isFinite(receivedAt.getTime()) ? receivedAt : undefined;
-    for (const { parser, viaSender } of orderFor(typeof sender === 'string' ? sender.trim() : '', normalized)) {
+    for (const { parser, viaSender } of orderFor(typeof sender === 'string' ? sender.trim() : '', normalized, senderBanks)) {
       const parsed = parser.parse(normalized, at, { viaSender });
       if (parsed) return { parsed };
     }
