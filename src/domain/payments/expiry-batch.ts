@@ -1,15 +1,27 @@
 import { retryOnConflict } from '../../db/errors.js';
 import { notifyPaymentsChanged } from '../../events/payment-notifier.js';
-import { releaseReservedFees } from '../credit/fees.js';
 import type { Deps } from '../deps.js';
 import { recordEvent } from './events.js';
-import { expirePayment } from './expiry.js';
-import { feeReleaseRefusal, refusal } from './state-machine.js';
+import { expirePayment, releaseFeeAtLateWindowEnd } from './expiry.js';
+import { feeEffect, refusal, TRANSITIONS, transitionFields } from './state-machine.js';
+import { applyFeeEffect } from './transitions.js';
+import type { PaymentRow } from './types.js';
+
+function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
 
 /**
  * Expires a batch of payments in one transaction: the same rules as `expirePayment` (the state
- * machine's `refusal` and `feeReleaseRefusal`, the same event and webhook deliveries through
- * `recordEvent`, the database's guards behind them), in a few statements for the whole batch
+ * machine's `refusal`, `transitionFields` and `feeEffect` for `expire`, the same event and webhook
+ * deliveries through `recordEvent`, the database's guards behind them), in a few statements for the whole batch
  * instead of a transaction each. A burst of deadlines (a thousand in one second) is what it is
  * for. Payments another transaction holds, and payments not yet due, are handed to `expirePayment`
  * afterwards (it waits for the lock, or re-schedules the job at the deadline). Idempotent.
@@ -35,32 +47,19 @@ export async function expireBatch(deps: Deps, ids: string[]): Promise<number> {
       const early = [...busy, ...rows.filter((p) => p.status === 'pending' && p.expiresAt > now).map((p) => p.id)];
       if (due.length === 0) return { expired: 0, early };
 
-      // A payer who reported paying but whose deposit never came is flagged for review.
-      const reported = due.filter((p) => p.payerReportedPaidAt !== null && !p.reviewRequired).map((p) => p.id);
-      const others = due.filter((p) => !reported.includes(p.id)).map((p) => p.id);
-      const updated = [
-        ...(reported.length
-          ? await tx.payment.updateManyAndReturn({
-              where: { id: { in: reported }, status: 'pending' },
-              data: { status: 'expired', expiredAt: now, reviewRequired: true, reviewReason: 'payer_reported_no_deposit' },
-            })
-          : []),
-        ...(others.length ? await tx.payment.updateManyAndReturn({ where: { id: { in: others }, status: 'pending' }, data: { status: 'expired', expiredAt: now } }) : []),
-      ];
+      // The state machine's `expire` row for each payment, decided on the rows as they were, as
+      // `applyTransition` decides; one UPDATE per distinct set of fields (a handful per batch).
+      const planned = due.map((p) => ({ p, fields: transitionFields('expire', p, now), fee: feeEffect('expire', p, now) }));
+      const updated: PaymentRow[] = [];
+      for (const group of groupBy(planned, (x) => JSON.stringify(x.fields)).values()) {
+        const where = { id: { in: group.map((x) => x.p.id) }, status: 'pending' };
+        updated.push(...(await tx.payment.updateManyAndReturn({ where, data: group[0]!.fields })));
+      }
       const eventIds = new Map<string, string>();
-      for (const p of updated) eventIds.set(p.id, (await recordEvent(tx, deps.jobs, 'payment.expired', p)).id);
-
-      // With no late window left the fee goes back now; otherwise at the window's end.
-      const releasable = updated.filter((p) => feeReleaseRefusal(p, now) === null);
-      if (releasable.length) {
-        await releaseReservedFees(tx, releasable);
-        await tx.payment.updateMany({ where: { id: { in: releasable.map((p) => p.id) }, feeState: 'reserved' }, data: { feeState: 'released' } });
-      }
-      for (const p of updated) {
-        if (!p.sandbox && p.feeState === 'reserved' && !releasable.includes(p)) {
-          await deps.jobs.send('end-late-window', { paymentId: p.id }, { tx, startAfter: p.lateUntil });
-        }
-      }
+      for (const p of updated) eventIds.set(p.id, (await recordEvent(tx, deps.jobs, TRANSITIONS.expire.event, p)).id);
+      const byFee = groupBy(planned.filter((x) => eventIds.has(x.p.id)), (x) => x.fee);
+      for (const [effect, group] of byFee) await applyFeeEffect(tx, effect, group.map((x) => x.p));
+      await releaseFeeAtLateWindowEnd(tx, deps.jobs, (byFee.get('hold') ?? []).map((x) => x.p));
       await notifyPaymentsChanged(tx, updated.map((p) => ({ id: p.id, projectId: p.projectId, eventId: eventIds.get(p.id) ?? null })));
       return { expired: updated.length, early };
     }),

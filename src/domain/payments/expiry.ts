@@ -1,13 +1,14 @@
 import type { Tx } from '../../db/prisma.js';
+import type { JobQueue } from '../../queue/job-queue.js';
 import type { Deps } from '../deps.js';
-import { applyTransition, lockPayment, releaseFeeIfDue, type LockedPayment } from './transitions.js';
-import { refusal } from './state-machine.js';
+import { applyTransition, lockPayment, releaseFeeIfDue } from './transitions.js';
+import { feeEffect, refusal } from './state-machine.js';
+import type { PaymentRow } from './types.js';
 
 /**
  * Expires one payment if it is still pending past its deadline (a no-op otherwise, so the job and
- * the sweep may both run it, and a job may run twice). A payer who reported paying but whose
- * deposit never came is flagged for review. The fee stays reserved until the late window ends;
- * with no late window it goes back at once.
+ * the sweep may both run it, and a job may run twice). What the expiry sets, its fee effect and its
+ * event are the state machine's `expire` row, as in `expireBatch`.
  */
 export async function expirePayment(deps: Deps, paymentId: string): Promise<boolean> {
   const expired = await deps.prisma.$transaction(async (tx) => {
@@ -20,48 +21,36 @@ export async function expirePayment(deps: Deps, paymentId: string): Promise<bool
       return null;
     }
     if (refusal(payment, 'expire', payment.lockedAt)) return null;
-    const updated = await expireLocked(tx, deps, payment);
-    if (!(await releaseFeeIfDue(tx, updated)) && updated.feeState === 'reserved') {
-      await deps.jobs.send('end-late-window', { paymentId }, { tx, startAfter: updated.lateUntil });
-    }
+    const held = feeEffect('expire', payment, payment.lockedAt) === 'hold';
+    const updated = await applyTransition(tx, deps.jobs, payment, 'expire');
+    if (held) await releaseFeeAtLateWindowEnd(tx, deps.jobs, [updated]);
     return updated;
   });
   return expired !== null;
 }
 
-/** A payer who reported paying but whose deposit never came is flagged for the merchant's review. */
-function expireLocked(tx: Tx, deps: Deps, payment: LockedPayment) {
-  const reported = payment.payerReportedPaidAt !== null && !payment.reviewRequired;
-  return applyTransition(tx, deps.jobs, payment, 'expire', reported ? { reviewRequired: true, reviewReason: 'payer_reported_no_deposit' } : {});
-}
-
-/** Safety net for lost or delayed jobs: every pending payment past its deadline. */
-export async function expireOverduePayments(deps: Deps, limit = 500): Promise<number> {
-  const overdue = await deps.prisma.payment.findMany({
-    where: { status: 'pending', expiresAt: { lte: new Date() } },
-    select: { id: true },
-    orderBy: { expiresAt: 'asc' },
-    take: limit,
-  });
-  let count = 0;
-  for (const { id } of overdue) if (await expirePayment(deps, id)) count++;
-  return count;
+/** A fee an expiry held (`feeEffect` `hold`) goes back when the late window ends: the job, or the sweep after it. */
+export async function releaseFeeAtLateWindowEnd(tx: Tx, jobs: JobQueue, payments: PaymentRow[]): Promise<void> {
+  for (const p of payments) await jobs.send('end-late-window', { paymentId: p.id }, { tx, startAfter: p.lateUntil });
 }
 
 /**
  * The late window is over and the payment was never confirmed: its reserved fee goes back. A
- * payment still pending (its expiry lagging) is expired first; a confirmed one keeps its debit.
- * Idempotent: a second run finds the fee no longer reserved.
+ * payment still pending (its expiry lagging) is expired first, which gives the fee back with it; a
+ * confirmed one keeps its debit. Idempotent: a second run finds the fee no longer reserved.
  */
 export async function endLateWindow(deps: Deps, paymentId: string): Promise<boolean> {
   return deps.prisma.$transaction(async (tx) => {
-    let payment = await lockPayment(tx, paymentId).catch(() => null);
+    const payment = await lockPayment(tx, paymentId).catch(() => null);
     if (!payment) return false;
-    if (refusal(payment, 'expire', payment.lockedAt) === null) payment = await expireLocked(tx, deps, payment);
-    return releaseFeeIfDue(tx, payment);
+    if (refusal(payment, 'expire', payment.lockedAt) !== null) return releaseFeeIfDue(tx, payment);
+    const released = feeEffect('expire', payment, payment.lockedAt) === 'release';
+    await applyTransition(tx, deps.jobs, payment, 'expire');
+    return released;
   });
 }
 
+/** The sweep's half for fees: every live fee still reserved past its late window. */
 export async function endOverdueLateWindows(deps: Deps, limit = 500): Promise<number> {
   const due = await deps.prisma.payment.findMany({
     where: { feeState: 'reserved', status: { in: ['pending', 'expired'] }, lateUntil: { lt: new Date() } },

@@ -1,44 +1,51 @@
+import { randomInt } from 'node:crypto';
 import { AppError } from '../../errors.js';
 import type { EventType, PaymentStatus } from './types.js';
 
 /**
- * The payment state machine (SPEC 3) and the money rules around it, in one place. Every
- * transition is applied under the payment's row lock by `applyTransition`, and only when
- * `refusal` allows it; the database states the same rules again (migration `money_integrity`).
+ * What a transition does to a live payment's reserved fee (CONTRACT "Payments", credit): a
+ * confirmation debits it; cancel and reject give it back at once; an expiry gives it back only
+ * once its late window is over, since a late deposit may still confirm it until then.
  */
-export const transitions = {
-  confirm: { to: 'confirmed', event: 'payment.confirmed' },
-  expire: { to: 'expired', event: 'payment.expired' },
-  cancel: { to: 'canceled', event: 'payment.canceled' },
-  reject: { to: 'rejected', event: 'payment.rejected' },
-} as const satisfies Record<string, { to: PaymentStatus; event: EventType }>;
+type FeeRule = 'debit' | 'release' | 'release_after_late_window';
+type Stamp = 'confirmedAt' | 'expiredAt' | 'canceledAt' | 'rejectedAt';
 
-export type TransitionName = keyof typeof transitions;
+/**
+ * The payment state machine (SPEC 3), one row per transition: the statuses it leaves, the one it
+ * enters, the time it stamps, its fee rule and its event. `refusal`, `feeEffect` and
+ * `transitionFields` read it; `applyTransition` (one payment) and `expireBatch` (many) apply what
+ * they compute; the database's `payments_guard` states the same moves again, and
+ * test/db/transition-guard.test.ts holds the two equal.
+ */
+export const TRANSITIONS = {
+  confirm: { from: ['pending', 'expired'], to: 'confirmed', stamps: 'confirmedAt', fee: 'debit', event: 'payment.confirmed' },
+  expire: { from: ['pending'], to: 'expired', stamps: 'expiredAt', fee: 'release_after_late_window', event: 'payment.expired' },
+  cancel: { from: ['pending'], to: 'canceled', stamps: 'canceledAt', fee: 'release', event: 'payment.canceled' },
+  reject: { from: ['pending'], to: 'rejected', stamps: 'rejectedAt', fee: 'release', event: 'payment.rejected' },
+} as const satisfies Record<string, { from: readonly PaymentStatus[]; to: PaymentStatus; stamps: Stamp; fee: FeeRule; event: EventType }>;
 
-/** Statuses no transition leaves, except expired → confirmed inside the late window. */
-export const FINAL_STATUSES = ['confirmed', 'expired', 'canceled', 'rejected'] as const satisfies readonly PaymentStatus[];
-/** Final and never confirmed: the statuses whose reserved fee goes back to the merchant. */
-export const UNCONFIRMED_FINAL_STATUSES = ['expired', 'canceled', 'rejected'] as const satisfies readonly PaymentStatus[];
+export type TransitionName = keyof typeof TRANSITIONS;
 
 type Subject = { status: string; expiresAt: Date; lateUntil: Date; sandbox: boolean; feeState: string };
+/** What a transition's fields also depend on: an expiry flags a payer who reported paying. */
+type TransitionSubject = Subject & { payerReportedPaidAt: Date | null; reviewRequired: boolean };
 
 const ended = (p: Subject, now: Date) => now.getTime() > p.lateUntil.getTime();
 
 /** Why a transition is not allowed at `now`, or null when it is. */
 export function refusal(p: Subject, name: TransitionName, now: Date): string | null {
+  if (!(TRANSITIONS[name].from as readonly string[]).includes(p.status)) return `the payment is ${p.status}`;
   switch (name) {
     case 'confirm':
-      if (p.status !== 'pending' && p.status !== 'expired') return `the payment is ${p.status}`;
       // Whether or not its expiry has been processed yet.
       if (ended(p, now)) return 'its late-confirmation window has ended';
       if (!p.sandbox && p.feeState !== 'reserved') return `its fee is ${p.feeState}, not reserved`;
       return null;
     case 'expire':
-      if (p.status !== 'pending') return `the payment is ${p.status}`;
       return now.getTime() >= p.expiresAt.getTime() ? null : 'the payment has not reached its deadline';
     case 'cancel':
     case 'reject':
-      return p.status === 'pending' ? null : `the payment is ${p.status}`;
+      return null;
   }
 }
 
@@ -52,14 +59,70 @@ export function confirmsLate(p: Subject, now: Date): boolean {
 }
 
 /**
- * A live payment's reserved fee goes back only once nothing can confirm it any more: canceled or
- * rejected, or expired with its late window over.
+ * A live payment's reserved fee goes back only once nothing can confirm it any more: by the fee
+ * rule of the transition that brought it to its status (canceled or rejected, or expired with its
+ * late window over).
  */
 export function feeReleaseRefusal(p: Subject, now: Date): string | null {
   if (p.sandbox || p.feeState !== 'reserved') return `its fee is ${p.sandbox ? 'none (sandbox)' : p.feeState}`;
-  if (p.status === 'canceled' || p.status === 'rejected') return null;
-  if (p.status === 'expired') return ended(p, now) ? null : 'its late window is still open';
+  const rule = Object.values(TRANSITIONS).find((t) => t.to === p.status)?.fee;
+  if (rule === 'release') return null;
+  if (rule === 'release_after_late_window') return ended(p, now) ? null : 'its late window is still open';
   return `the payment is ${p.status}`;
+}
+
+/**
+ * What a transition does to the payment's credit at `now`: `hold` keeps a live fee reserved until
+ * the late window ends (the end-late-window job or the sweep gives it back then).
+ */
+export type FeeEffect = 'debit' | 'release' | 'hold' | 'none';
+
+export function feeEffect(name: TransitionName, p: Subject, now: Date): FeeEffect {
+  if (p.sandbox || p.feeState !== 'reserved') return 'none';
+  const { fee, to } = TRANSITIONS[name];
+  if (fee === 'debit') return 'debit';
+  return feeReleaseRefusal({ ...p, status: to }, now) === null ? 'release' : 'hold';
+}
+
+export type TransitionFields = Partial<Record<Stamp, Date>> & {
+  status: PaymentStatus;
+  feeState?: 'debited' | 'released';
+  receiptCode?: string;
+  reviewRequired?: true;
+  reviewReason?: 'payer_reported_no_deposit';
+};
+
+/** The columns a transition sets on the payment at `now`, its fee state included. */
+export function transitionFields(name: TransitionName, p: TransitionSubject, now: Date): TransitionFields {
+  const { to, stamps } = TRANSITIONS[name];
+  const fee = feeEffect(name, p, now);
+  const base: TransitionFields = {
+    status: to,
+    [stamps]: now,
+    ...(fee === 'debit' ? { feeState: 'debited' as const } : fee === 'release' ? { feeState: 'released' as const } : {}),
+  };
+  switch (name) {
+    case 'confirm':
+      return { ...base, receiptCode: newReceiptCode() };
+    case 'expire':
+      // A payer who reported paying but whose deposit never came is flagged for the merchant's review.
+      return p.payerReportedPaidAt !== null && !p.reviewRequired ? { ...base, reviewRequired: true, reviewReason: 'payer_reported_no_deposit' } : base;
+    case 'cancel':
+    case 'reject':
+      return base;
+    default: {
+      const unhandled: never = name;
+      return unhandled;
+    }
+  }
+}
+
+const RECEIPT_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function newReceiptCode(): string {
+  let code = '';
+  for (let i = 0; i < 8; i++) code += RECEIPT_ALPHABET[randomInt(RECEIPT_ALPHABET.length)];
+  return code;
 }
 
 /** Nothing more can happen to it: confirmed, canceled, rejected, or expired past its late window. */

@@ -1,21 +1,12 @@
-import { randomInt } from 'node:crypto';
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../queue/job-queue.js';
-import { debitReservedFee, releaseReservedFee } from '../credit/fees.js';
+import { debitReservedFee, releaseReservedFees } from '../credit/fees.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import { recordEvent } from './events.js';
-import { checkTransition, confirmsLate, feeReleaseRefusal, transitions, type TransitionName } from './state-machine.js';
+import { checkTransition, confirmsLate, feeEffect, feeReleaseRefusal, TRANSITIONS, transitionFields, type FeeEffect, type TransitionName } from './state-machine.js';
 import type { PaymentRow } from './types.js';
-
-const RECEIPT_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-
-export function newReceiptCode(): string {
-  let code = '';
-  for (let i = 0; i < 8; i++) code += RECEIPT_ALPHABET[randomInt(RECEIPT_ALPHABET.length)];
-  return code;
-}
 
 /**
  * A payment under its row lock, with the database's clock read once the lock was held. Every
@@ -44,9 +35,28 @@ export async function lockPayment(tx: Tx, id: string, projectId?: string): Promi
 }
 
 /**
- * Applies a transition to a locked payment: the status change and its fields, the credit
- * consequence, and the event row, all in the caller's transaction. A pending payment confirmed
- * past its deadline (its expiry job not run yet) is expired first, as it would have been.
+ * The credit side of a transition (`feeEffect`), for one payment or a batch of payments under
+ * the same effect: a debit becomes a ledger entry, a release goes back to available credit.
+ */
+export async function applyFeeEffect(tx: Tx, effect: FeeEffect, payments: PaymentRow[]): Promise<void> {
+  switch (effect) {
+    case 'debit':
+      for (const p of payments) await debitReservedFee(tx, p);
+      return;
+    case 'release':
+      await releaseReservedFees(tx, payments);
+      return;
+    case 'hold':
+    case 'none':
+      return;
+  }
+}
+
+/**
+ * Applies a transition to a locked payment: the fields the state machine computes for it (its
+ * fee state included) over the caller's `fields`, the credit consequence, and the event row, all in
+ * the caller's transaction. A pending payment confirmed past its deadline (its expiry job not run
+ * yet) is expired first, as it would have been.
  */
 export async function applyTransition(
   tx: Tx,
@@ -60,26 +70,13 @@ export async function applyTransition(
   if (name === 'confirm' && confirmsLate(payment, now)) {
     payment = await applyTransition(tx, jobs, payment, 'expire');
   }
-  const { to, event } = transitions[name];
-  const data: Prisma.PaymentUncheckedUpdateManyInput = { ...fields, status: to };
-  if (name === 'confirm') {
-    await debitReservedFee(tx, payment);
-    Object.assign(data, { confirmedAt: now, receiptCode: newReceiptCode(), feeState: payment.sandbox ? 'none' : 'debited' });
-  } else if (name === 'cancel' || name === 'reject') {
-    Object.assign(data, name === 'cancel' ? { canceledAt: now } : { rejectedAt: now });
-    // Canceled and rejected payments can never be confirmed: their fee goes back at once.
-    if (feeReleaseRefusal({ ...payment, status: to }, now) === null) {
-      await releaseReservedFee(tx, payment);
-      data.feeState = 'released';
-    }
-  } else {
-    data.expiredAt = now;
-  }
+  await applyFeeEffect(tx, feeEffect(name, payment, now), [payment]);
+  const data: Prisma.PaymentUncheckedUpdateManyInput = { ...fields, ...transitionFields(name, payment, now) };
   // The status condition makes a lost lock impossible to miss: no row, no transition.
   const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: payment.status }, data });
   if (count !== 1) throw new AppError('invalid_state', 'The payment changed concurrently; retry.', { status: payment.status });
   const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
-  const recorded = await recordEvent(tx, jobs, event, updated);
+  const recorded = await recordEvent(tx, jobs, TRANSITIONS[name].event, updated);
   await notifyPaymentChanged(tx, updated, recorded.id);
   return { ...updated, lockedAt: now };
 }
@@ -87,7 +84,7 @@ export async function applyTransition(
 /** The end of an expired payment's late window: its reserved fee goes back, if the rules allow now. */
 export async function releaseFeeIfDue(tx: Tx, payment: LockedPayment): Promise<boolean> {
   if (feeReleaseRefusal(payment, payment.lockedAt) !== null) return false;
-  await releaseReservedFee(tx, payment);
+  await applyFeeEffect(tx, 'release', [payment]);
   const { count } = await tx.payment.updateMany({ where: { id: payment.id, feeState: 'reserved' }, data: { feeState: 'released' } });
   if (count !== 1) throw new AppError('invalid_state', 'The payment changed concurrently; retry.', { status: payment.status });
   return true;

@@ -1,4 +1,5 @@
-import { endOverdueLateWindows, expireOverduePayments, expirePayment } from '../../../src/domain/payments/expiry.js';
+import { expireDuePayments } from '../../../src/domain/payments/expiry-batch.js';
+import { endOverdueLateWindows, expirePayment } from '../../../src/domain/payments/expiry.js';
 import { gql, request, type HttpResult } from '../harness.js';
 import { mellatDeposit } from '../sms.js';
 import { FORGED_BALANCE_FLOOR, FORGER } from './invariants.js';
@@ -166,7 +167,7 @@ const expireOne: Op = async (w, r) => {
 };
 
 /** The two halves of the minute sweep, which other workers may run at any moment, in any order. */
-const sweepExpiry: Op = async (w) => `expiry sweep → expired ${await expireOverduePayments(w.app.deps)}`;
+const sweepExpiry: Op = async (w) => `expiry sweep → expired ${await expireDuePayments(w.app.deps)}`;
 const sweepLateWindows: Op = async (w) => `late-window sweep → released ${await endOverdueLateWindows(w.app.deps)}`;
 
 /** A phone dies: one of the merchant's live cards moves to its other phone (refused on a clash). */

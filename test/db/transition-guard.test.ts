@@ -1,0 +1,98 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TRANSITIONS } from '../../src/domain/payments/state-machine.js';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../src/domain/payments/types.js';
+import { createTestDatabase } from '../support/harness.js';
+
+// The state machine's transition table and the database's `payments_guard` trigger state the same
+// status moves twice; this holds them equal, whichever side changes.
+
+let client: pg.Client;
+let ids: { merchant: string; project: string; card: string };
+
+/** The columns a payment in `status` carries, so that only the guard can refuse a move between two statuses. */
+function statusColumns(status: PaymentStatus) {
+  const at = (s: PaymentStatus) => (s === status ? new Date() : null);
+  return {
+    status,
+    confirmed_at: at('confirmed'),
+    confirmation_source: status === 'confirmed' ? 'manual' : null,
+    expired_at: at('expired'),
+    canceled_at: at('canceled'),
+    rejected_at: at('rejected'),
+    reject_reason: status === 'rejected' ? 'never paid' : null,
+  };
+}
+
+/** A sandbox payment (no fee, inside its late window) in `status`, inserted as such: the guard watches updates only. */
+async function insertPayment(status: PaymentStatus): Promise<string> {
+  const row = {
+    id: randomUUID(),
+    project_id: ids.project,
+    merchant_id: ids.merchant,
+    card_id: ids.card,
+    amount_requested: 100_000,
+    code: 120,
+    amount_final: 100_120,
+    amount_mode: 'unique_code',
+    token: randomBytes(32).toString('base64url'),
+    expires_at: new Date(Date.now() + 900_000),
+    late_until: new Date(Date.now() + 4_500_000),
+    sandbox: true,
+    ...statusColumns(status),
+  };
+  const cols = Object.keys(row);
+  await client.query(`INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+  return row.id;
+}
+
+/** Whether the database lets a payment move from `from` to `to`; a refusal other than the guard's fails the test. */
+async function accepts(from: PaymentStatus, to: PaymentStatus): Promise<boolean> {
+  await client.query('BEGIN');
+  try {
+    const id = await insertPayment(from);
+    const set = Object.entries(statusColumns(to));
+    await client.query(`UPDATE payments SET ${set.map(([col], i) => `${col} = $${i + 2}`).join(', ')} WHERE id = $1`, [id, ...set.map(([, v]) => v)]);
+    return true;
+  } catch (err) {
+    const { code, message } = err as { code?: string; message: string };
+    if (code === 'GWM01' && message.includes(`status ${from} cannot become ${to}`)) return false;
+    throw err;
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
+beforeAll(async () => {
+  client = new pg.Client({ connectionString: await createTestDatabase() });
+  await client.connect();
+  const m = await client.query(`INSERT INTO merchants (name) VALUES ('M') RETURNING id`);
+  const p = await client.query(`INSERT INTO projects (merchant_id, name, sandbox) VALUES ($1, 'P', true) RETURNING id`, [m.rows[0].id]);
+  const c = await client.query(
+    `INSERT INTO cards (project_id, merchant_id, bank_code, card_number, holder_name) VALUES ($1, $2, 'mellat', '6104337812345678', 'H') RETURNING id`,
+    [p.rows[0].id, m.rows[0].id],
+  );
+  ids = { merchant: m.rows[0].id, project: p.rows[0].id, card: c.rows[0].id };
+});
+afterAll(() => client.end());
+
+describe('the database guard and the transition table', () => {
+  it('allow exactly the same status moves', async () => {
+    // Given the guard switched on, as every migrated database has it
+    const trigger = await client.query(`SELECT tgenabled FROM pg_trigger WHERE tgname = 'payments_guard' AND tgrelid = 'payments'::regclass`);
+    expect(trigger.rows).toEqual([{ tgenabled: 'O' }]);
+
+    // When every move between two different statuses is tried on a real row
+    const accepted: string[] = [];
+    for (const from of PAYMENT_STATUSES) {
+      for (const to of PAYMENT_STATUSES) {
+        if (from !== to && (await accepts(from, to))) accepted.push(`${from} → ${to}`);
+      }
+    }
+
+    // Then the database accepts the moves the table allows, and no other
+    const allowed = Object.values(TRANSITIONS).flatMap((t) => t.from.map((from) => `${from} → ${t.to}`));
+    expect(accepted.sort()).toEqual(allowed.sort());
+  });
+});
