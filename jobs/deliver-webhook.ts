@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { Deps } from '../src/domain/deps.js';
-import { DELIVER_JOB, FIRST_ATTEMPT_PRIORITY } from '../src/domain/webhooks/attempt-job.js';
+import { FIRST_ATTEMPT_PRIORITY } from '../src/domain/webhooks/attempt-job.js';
 import { attemptDelivery } from '../src/domain/webhooks/deliveries.js';
 import { checkedJob } from '../src/queue/job-queue.js';
 
@@ -17,7 +16,7 @@ import { checkedJob } from '../src/queue/job-queue.js';
  * slow or dead endpoint holds at most that many workers and the others stay free for everyone else.
  */
 export const deliverWebhookJob = checkedJob({
-  name: DELIVER_JOB,
+  name: 'deliver-webhook',
   options: { retryLimit: 20, retryDelay: 2, retryBackoff: true, expireInSeconds: 20 },
   plan: (config) => {
     const firstOnly = Math.ceil(config.webhookConcurrency / 2);
@@ -28,7 +27,6 @@ export const deliverWebhookJob = checkedJob({
       { workers: config.webhookConcurrency - firstOnly, batchSize: 1, pollSeconds: 1, perGroup },
     ];
   },
-  payload: z.object({ deliveryId: z.uuid(), attempt: z.int().min(1).optional() }),
   run: async (deps: Deps, { deliveryId, attempt }) => {
     const outcome = await attemptDelivery(deps, deliveryId, attempt === undefined ? {} : { attempt });
     deps.log.info({ deliveryId, attempt, outcome }, 'webhook attempt');

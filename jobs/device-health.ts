@@ -12,7 +12,7 @@ export const DEVICE_HEALTH_JOB = 'device-health';
  * most one queued, so the cron (which restarts a broken chain) and the at-start run never pile up.
  * Idempotent: each transition is a conditional UPDATE of the device's notified state.
  */
-export const deviceHealthJob: JobDefinition<Deps> = {
+export const deviceHealthJob: JobDefinition<Deps, typeof DEVICE_HEALTH_JOB> = {
   name: DEVICE_HEALTH_JOB,
   options: { policy: 'stately', retryLimit: 2, expireInSeconds: 120 },
   cron: '* * * * *',

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Deps } from '../src/domain/deps.js';
 import { endLateWindow } from '../src/domain/payments/expiry.js';
 import { checkedJob } from '../src/queue/job-queue.js';
@@ -10,7 +9,6 @@ import { checkedJob } from '../src/queue/job-queue.js';
 export const endLateWindowJob = checkedJob({
   name: 'end-late-window',
   options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
-  payload: z.object({ paymentId: z.uuid() }),
   run: async (deps: Deps, { paymentId }) => {
     await endLateWindow(deps, paymentId);
   },

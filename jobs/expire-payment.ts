@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Deps } from '../src/domain/deps.js';
 import { expireBatch } from '../src/domain/payments/expiry-batch.js';
 import { expirePayment } from '../src/domain/payments/expiry.js';
@@ -14,7 +13,6 @@ export const expirePaymentJob = checkedJob({
   name: 'expire-payment',
   options: { retryLimit: 10, retryDelay: 1, retryBackoff: true, expireInSeconds: 60 },
   plan: (config) => [{ workers: 2, batchSize: Math.ceil(config.expiryConcurrency / 2), pollSeconds: 0.5 }],
-  payload: z.object({ paymentId: z.uuid() }),
   run: async (deps: Deps, { paymentId }) => {
     await expirePayment(deps, paymentId);
   },

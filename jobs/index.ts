@@ -1,5 +1,6 @@
 import type { Deps } from '../src/domain/deps.js';
 import type { JobDefinition } from '../src/queue/job-queue.js';
+import type { JobName } from '../src/queue/job-types.js';
 import { deliverWebhookJob } from './deliver-webhook.js';
 import { deviceHealthJob } from './device-health.js';
 import { endLateWindowJob } from './end-late-window.js';
@@ -8,5 +9,16 @@ import { paymentSweepJob } from './payment-sweep.js';
 import { processBankMessageJob } from './process-bank-message.js';
 import { pruneIdempotencyKeys } from './prune-idempotency-keys.js';
 
+/** One definition per name of `jobPayloads`: a name without one would have no queue, and its sends would be lost. */
+const byName: { [K in JobName]: JobDefinition<Deps, K> } = {
+  'deliver-webhook': deliverWebhookJob,
+  'expire-payment': expirePaymentJob,
+  'end-late-window': endLateWindowJob,
+  'payment-sweep': paymentSweepJob,
+  'process-bank-message': processBankMessageJob,
+  'prune-idempotency-keys': pruneIdempotencyKeys,
+  'device-health': deviceHealthJob,
+};
+
 /** Every job kind; each queue is created at start-up so that no `send` is ever lost. */
-export const jobDefinitions: JobDefinition<Deps>[] = [deliverWebhookJob, expirePaymentJob, endLateWindowJob, paymentSweepJob, processBankMessageJob, pruneIdempotencyKeys, deviceHealthJob];
+export const jobDefinitions: JobDefinition<Deps>[] = Object.values(byName);

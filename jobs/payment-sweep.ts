@@ -9,7 +9,7 @@ import { oneAtATime, type JobDefinition } from '../src/queue/job-queue.js';
  * it calls the same per-payment functions as the jobs, each a no-op once done. One at a time, since
  * two sweeps would only race each other for the same rows.
  */
-export const paymentSweepJob: JobDefinition<Deps> = {
+export const paymentSweepJob: JobDefinition<Deps, 'payment-sweep'> = {
   name: 'payment-sweep',
   options: { retryLimit: 2, expireInSeconds: 120 },
   cron: '* * * * *',

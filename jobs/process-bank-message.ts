@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { giveUpOnMessage } from '../src/domain/bank-messages/give-up.js';
 import { processBankMessage } from '../src/flows/bank-message-in.js';
 import type { Deps } from '../src/domain/deps.js';
@@ -8,7 +7,6 @@ import { checkedJob } from '../src/queue/job-queue.js';
 export const processBankMessageJob = checkedJob({
   name: 'process-bank-message',
   options: { retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 60 },
-  payload: z.object({ messageId: z.uuid() }),
   run: async (deps: Deps, { messageId }) => {
     try {
       await processBankMessage(deps, messageId);

@@ -5,7 +5,7 @@ import { oneAtATime, type JobDefinition } from '../src/queue/job-queue.js';
  * Idempotency keys are honoured for 24 h; afterwards their stored responses are dropped. Rate-limit
  * buckets whose minute has passed go too. Deleting what has expired is idempotent.
  */
-export const pruneIdempotencyKeys: JobDefinition<Deps> = {
+export const pruneIdempotencyKeys: JobDefinition<Deps, 'prune-idempotency-keys'> = {
   name: 'prune-idempotency-keys',
   options: { retryLimit: 3, expireInSeconds: 300 },
   cron: '*/15 * * * *',

@@ -1,6 +1,18 @@
-import { pino, type DestinationStream, type Logger } from 'pino';
+import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 
 export type { Logger };
+
+/**
+ * The level an answer is logged at, on both doors: a 500 is a bug (its stack is logged where it
+ * was translated, src/error-translator.ts); any other 5xx is a catalog answer an operator should
+ * see (503 no_card_available); a 4xx is the caller's doing.
+ */
+export function answerLevel(status: number): Level {
+  if (status === 500) return 'error';
+  if (status >= 500) return 'warn';
+  if (status >= 400) return 'info';
+  return 'debug';
+}
 
 /**
  * Credentials that may sit in a logged object: keys and device tokens (shown once), webhook

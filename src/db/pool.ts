@@ -9,22 +9,45 @@ export const statementLog: { sent: number; names: string[] | null } = { sent: 0,
 
 type QueryConfigLike = { name?: string; text?: string };
 
-/** A pg client that counts what it sends (Prisma and the typed hot paths share this pool). */
+type Callback = (err: Error | null, res?: unknown) => void;
+
+/**
+ * A pg client that counts what it sends (Prisma and the typed hot paths share this pool) and runs
+ * its statements one after another, in call order. A connection carries one statement at a time;
+ * pg 8 queues overlapping calls itself but deprecates that (pg 9 throws), and Prisma's driver
+ * adapter (@prisma/adapter-pg 7.10) overlaps them: inside an interactive transaction a read that
+ * includes two or more relations loads them concurrently on the transaction's one connection
+ * (prisma/orm#29407, fix proposed in prisma/orm#29979). Waiting here for the previous statement is
+ * the "external flow control" pg asks for; clients of the pool are separate connections, so
+ * statements on different connections still run in parallel.
+ */
 class CountingClient extends pg.Client {
-  // pg's query() has many overloads; counting is the only change, so the arguments pass through as they came.
+  /** Settles when this connection's last statement has; never rejects. */
+  private previous: Promise<unknown> = Promise.resolve();
+
+  // pg's query() has many overloads; the arguments pass through as they came.
   override query(...args: unknown[]): never {
     statementLog.sent++;
+    const first = args[0] as string | QueryConfigLike;
     if (statementLog.names) {
-      const first = args[0] as string | QueryConfigLike;
       statementLog.names.push(typeof first === 'string' ? first.slice(0, 60) : (first.name ?? first.text?.slice(0, 60) ?? '?'));
     }
-    return (super.query as (...a: unknown[]) => never)(...args);
+    const send = super.query as (...a: unknown[]) => Promise<unknown>;
+    // Cursors, streams and config-held callbacks settle by events pg emits; nothing here sends them.
+    if (typeof first === 'object' && first !== null && ('submit' in first || 'callback' in first)) return send.apply(this, args) as never;
+    // pg-pool's pool.query() passes a trailing callback; it is answered from the promise.
+    const callback = typeof args.at(-1) === 'function' ? (args.pop() as Callback) : undefined;
+    const result = this.previous.then(() => send.apply(this, args));
+    this.previous = result.catch(() => undefined);
+    if (!callback) return result as never;
+    result.then((res) => callback(null, res), (err: Error) => callback(err));
+    return undefined as never;
   }
 }
 
 /**
  * The one pool of a process: Prisma (management, Pothos relations) and the hot paths' typed SQL
- * (src/db/hot) both draw from it, so a request never waits on a second pool's connections.
+ * (src/db/statement.ts) both draw from it, so a request never waits on a second pool's connections.
  */
 export function createPool(connectionString: string, max: number): pg.Pool {
   return new pg.Pool({ connectionString, max, Client: CountingClient });

@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { toAppError } from '../error-translator.js';
 import { errorCatalog, type AppError, type ErrorCode } from '../errors.js';
-import type { Logger } from '../logger.js';
+import { answerLevel, type Logger } from '../logger.js';
 
 type HttpExtension = { status?: number; headers?: Record<string, string>; spec?: boolean };
 
@@ -46,6 +46,26 @@ export function createMaskError(log: Logger) {
     const appError = toAppError(original, log);
     const base = graphqlError ?? new GraphQLError(appError.message);
     return withExtensions(base, appError.message, catalogExtensions(appError));
+  };
+}
+
+/**
+ * Yoga's `logging.error`, which it calls with every error the mask replaced. An error the catalog
+ * answers (invalid_state, no_card_available, …) is logged at its answer's level, without a stack,
+ * as REST logs it; one that became internal_error was logged with its stack by the translator
+ * inside the mask, so it is only marked here, at error level.
+ */
+export function logYogaError(log: Logger) {
+  return (...args: unknown[]): void => {
+    const [error] = args;
+    if (args.length !== 1 || !(error instanceof Error)) {
+      log.error({ yoga: args }, 'graphql');
+      return;
+    }
+    const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+    const answer = toAppError(original);
+    const path = error instanceof GraphQLError ? error.path : undefined;
+    log[answerLevel(answer.status)]({ code: answer.code, path }, 'graphql error answered');
   };
 }
 

@@ -4,7 +4,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Deps } from '../domain/deps.js';
 import { buildContext } from './context-factory.js';
 import type { GraphQLContext } from './context.js';
-import { createMaskError, useCatalogErrorCodes } from './errors.js';
+import { createMaskError, logYogaError, useCatalogErrorCodes } from './errors.js';
 import { schema } from './schema/index.js';
 import { useJsonErrorBodies, useNoIntrospection } from './transport-plugins.js';
 
@@ -51,7 +51,7 @@ export function createGraphQLServer(deps: Deps): Yoga {
       debug: (...args) => deps.log.debug({ yoga: args }, 'graphql'),
       info: (...args) => deps.log.info({ yoga: args }, 'graphql'),
       warn: (...args) => deps.log.warn({ yoga: args }, 'graphql'),
-      error: (...args) => deps.log.error({ yoga: args }, 'graphql'),
+      error: logYogaError(deps.log),
     },
     context: ({ request, req }) => buildContext(deps, request.headers.get('authorization'), (req as { ip?: string } | undefined)?.ip),
     maskedErrors: { maskError: createMaskError(deps.log), isDev: false },

@@ -14,6 +14,7 @@ import { cors } from './cors.js';
 import { errorMiddleware, notFoundMiddleware } from './errors.js';
 import { healthRoutes } from './health.js';
 import { serializeRequest } from './log-redaction.js';
+import { answerLevel } from '../logger.js';
 import { createMetrics } from './metrics.js';
 import { openApiDocument } from '../rest/openapi.js';
 
@@ -55,7 +56,11 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
       // URLs carry payment tokens (/pay/{token}, /v1/checkout/{token}, GraphQL GET variables).
       serializers: { req: serializeRequest },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'debug'),
+      customLogLevel: (_req, res, err) => (err ? 'error' : answerLevel(res.statusCode)),
+      // For any 5xx pino-http makes up an Error whose stack is its own; a real failure was already
+      // logged with its stack by the translator, and a 503 (no_card_available) is an answer.
+      customErrorObject: (_req, _res, _err, { err: _made, ...line }: Record<string, unknown>) => line,
+      customErrorMessage: (_req, res) => (res.statusCode === 500 ? 'request errored' : 'request completed'),
     }),
   );
 

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Tx } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
 import type { z } from 'zod';
+import { jobPayloads, type JobData, type JobName, type JobPayload } from './job-types.js';
 
 /**
  * How one process works a queue: `workers` fetch loops, each claiming up to `batchSize` jobs in one
@@ -21,8 +22,8 @@ export type WorkPlan = {
 };
 
 /** A job kind: `jobs/<name>.ts` exports one. The handler must accept old payload shapes and be idempotent (a job may run twice). */
-export type JobDefinition<D = unknown> = {
-  name: string;
+export type JobDefinition<D = unknown, K extends JobName = JobName> = {
+  name: K;
   /** Queue settings, the policy included (a `stately` queue holds at most one queued job). */
   options: Omit<Queue, 'name'>;
   /** Cron expression (UTC) for periodic jobs. */
@@ -78,19 +79,22 @@ function workOptions(plan: WorkPlan): WorkOptions {
 
 export type JobQueueRole = { work: boolean };
 
+// Each name's schema seen as a parser of that name's data, so a generic name still gets its own type.
+const payloadSchemas: { [K in JobName]: z.ZodType<JobData<K>> } = jobPayloads;
+
 /**
- * A job whose payload is checked first: jobs outlive deploys, so an old or unreadable payload is
- * logged and dropped instead of failing forever.
+ * A job whose payload is checked first, against its schema in `jobPayloads`: jobs outlive deploys,
+ * so an old or unreadable payload is logged and dropped instead of failing forever.
  */
-export function checkedJob<D extends { log: Logger }, S extends z.ZodType>(
-  def: Omit<JobDefinition<D>, 'handler' | 'batchHandler'> & {
-    payload: S;
-    run: (deps: D, data: z.output<S>) => Promise<void>;
-    runBatch?: (deps: D, data: z.output<S>[]) => Promise<void>;
+export function checkedJob<D extends { log: Logger }, K extends JobName>(
+  def: Omit<JobDefinition<D, K>, 'handler' | 'batchHandler'> & {
+    run: (deps: D, data: JobData<K>) => Promise<void>;
+    runBatch?: (deps: D, data: JobData<K>[]) => Promise<void>;
   },
-): JobDefinition<D> {
-  const { payload, run, runBatch, ...rest } = def;
-  const readable = (deps: D, data: unknown): data is z.output<S> => {
+): JobDefinition<D, K> {
+  const { run, runBatch, ...rest } = def;
+  const payload = payloadSchemas[def.name];
+  const readable = (deps: D, data: unknown): data is JobData<K> => {
     if (payload.safeParse(data).success) return true;
     deps.log.error({ job: def.name, data }, 'unreadable job payload, dropped');
     return false;
@@ -137,7 +141,7 @@ export class JobQueue {
     return new JobQueue(boss, log);
   }
 
-  async send(name: string, data: object, options: SendJobOptions = {}): Promise<string | null> {
+  async send<K extends JobName>(name: K, data: JobPayload<K>, options: SendJobOptions = {}): Promise<string | null> {
     const sendOptions: SendOptions = {};
     if (options.startAfter) sendOptions.startAfter = options.startAfter;
     if (options.singletonKey) sendOptions.singletonKey = options.singletonKey;

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Db as JobDb } from 'pg-boss';
 import type { JobQueue } from '../../../queue/job-queue.js';
+import type { JobName, JobPayload } from '../../../queue/job-types.js';
 import { inTransaction } from '../../../db/statement.js';
 
 export const EXPIRY_QUEUE = 'expire-payment';
@@ -19,7 +20,7 @@ export async function buildJobInsert(jobs: JobQueue, name: string, data: object,
       return { rows: [{ id: null }] };
     },
   };
-  await jobs.send(name, data, { db: capture, startAfter });
+  await jobs.send(name as JobName, data as JobPayload<JobName>, { db: capture, startAfter });
   if (!built) throw new Error(`pg-boss built no insert for ${name}`);
   return built;
 }

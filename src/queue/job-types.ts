@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/**
+ * Every job kind and the payload its handler reads (graphile-worker's typed task list): `send` is
+ * typed from this table and `checkedJob` parses with it, so a sender and its handler cannot
+ * disagree. Jobs outlive deploys: a schema may only widen (a new field optional), never narrow.
+ */
+export const jobPayloads = {
+  /** One attempt of a webhook delivery; jobs sent before `attempt` existed attempt whatever is next. */
+  'deliver-webhook': z.object({ deliveryId: z.uuid(), attempt: z.int().min(1).optional() }),
+  'expire-payment': z.object({ paymentId: z.uuid() }),
+  'end-late-window': z.object({ paymentId: z.uuid() }),
+  'process-bank-message': z.object({ messageId: z.uuid() }),
+  // Periodic jobs (cron, at start, or queued by their own last run) read nothing from their payload.
+  'payment-sweep': z.looseObject({}),
+  'device-health': z.looseObject({}),
+  'prune-idempotency-keys': z.looseObject({}),
+} as const;
+
+export type JobName = keyof typeof jobPayloads;
+
+/** What a sender passes for job `K`. */
+export type JobPayload<K extends JobName> = z.input<(typeof jobPayloads)[K]>;
+
+/** What the handler of job `K` receives once its payload has been checked. */
+export type JobData<K extends JobName> = z.output<(typeof jobPayloads)[K]>;
