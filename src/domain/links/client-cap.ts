@@ -1,5 +1,6 @@
 import { lockLinkClient, stampLinkClient, type LinkClient, type LinkClientHeld } from './client-store.js';
 import type { Queryable } from '../../db/statement.js';
+import ipaddr from 'ipaddr.js';
 import { AppError } from '../../errors.js';
 import type { PaymentRow } from '../payments/types.js';
 
@@ -12,6 +13,21 @@ export type { LinkClient } from './client-store.js';
 export const MAX_PENDING_PER_LINK_CLIENT = 3;
 
 const MIN_RETRY_AFTER_S = 1;
+
+/** One IPv6 subscriber gets a whole /64 (every address in it is theirs): counted as one client. */
+const IPV6_CLIENT_PREFIX = 64;
+
+/**
+ * The client a link's caps count: an IPv4 address as it is; an IPv6 address by its /64 network (an
+ * IPv4-mapped one as its IPv4), so one payer cannot multiply their allowance by rotating addresses.
+ */
+export function linkClientKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const bytes = (parsed as ipaddr.IPv6).toByteArray().map((b, i) => (i < IPV6_CLIENT_PREFIX / 8 ? b : 0));
+  return `${ipaddr.fromByteArray(bytes).toString()}/${IPV6_CLIENT_PREFIX}`;
+}
 
 /** Over the cap: 429 `rate_limited`, retry once the earliest of the client's pending payments expires. */
 export function linkClientRefusal(held: LinkClientHeld): AppError | null {

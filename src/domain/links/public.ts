@@ -3,12 +3,13 @@ import { AppError } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { createPaymentFor } from '../payments/create-payment.js';
+import { linkClientKey } from './client-cap.js';
 import { checkoutUrl } from '../payments/record.js';
 import { amountSchema, parseInput, phoneSchema } from '../validation.js';
 
-/** Who the payer is to a link's limits: its address (the forwarded one behind TRUST_PROXY); a keyed caller, its kind. */
+/** Who the payer is to a link's limits: its address (the forwarded one behind TRUST_PROXY; IPv6 by /64); a keyed caller, its kind. */
 function clientAddress(actor: Actor): string {
-  return actor.kind === 'public' ? (actor.ip ?? 'unknown') : actor.kind;
+  return actor.kind === 'public' ? linkClientKey(actor.ip ?? 'unknown') : actor.kind;
 }
 
 async function findLink(deps: Deps, slug: string) {

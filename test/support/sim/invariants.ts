@@ -54,8 +54,10 @@ const CHECKS: Record<string, string> = {
   'a payment confirmed by itself on a forged message': `
     SELECT p.id FROM payments p JOIN bank_messages m ON m.id = p.confirmed_by_message_id
     WHERE p.confirmation_source = 'auto_sms' AND (m.sender = '${FORGER}' OR m.balance >= ${FORGED_BALANCE_FLOOR} OR (NOT m.simulated AND m.balance IS NULL))`,
-  'a forged message trusted as evidence': `
-    SELECT id FROM bank_messages WHERE trusted AND (sender = '${FORGER}' OR balance >= ${FORGED_BALANCE_FLOOR} OR balance IS NULL)`,
+  // A held message the merchant confirmed by hand is trusted by the merchant's word (decided_at set;
+  // the schedule's merchant confirms at random, a real one after checking the bank): not the engine's.
+  'a forged message trusted as evidence by the engine': `
+    SELECT id FROM bank_messages WHERE trusted AND decided_at IS NULL AND (sender = '${FORGER}' OR balance >= ${FORGED_BALANCE_FLOOR} OR balance IS NULL)`,
   'a sandbox payment with a fee': `SELECT id FROM payments WHERE sandbox AND (fee_state <> 'none' OR fee_amount <> 0)`,
   'a payment confirmed after its late window': `SELECT id FROM payments WHERE confirmed_at > late_until`,
   'a final state without its event': `
