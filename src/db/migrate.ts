@@ -4,7 +4,26 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../prisma/migrations');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
+
+/**
+ * Repeatable definitions: the SQL functions that own a rule, each source beside its concern
+ * (`src/domain/<concern>/sql/`), written with CREATE OR REPLACE only. Applied after the versioned
+ * migrations on every start, in this order (a file calls only files above it), so editing one is the
+ * whole change. What CREATE OR REPLACE cannot do (a new signature, a dropped function) is a
+ * versioned migration, and a versioned migration never calls a definition: on a new database the
+ * definitions run after every migration. A process older than the database leaves them alone (see
+ * `migrate`), so a release that changes a definition and runs beside the previous one in a rolling
+ * upgrade also adds a versioned migration (an empty one will do).
+ */
+export const DEFINITIONS = [
+  'src/domain/cards/sql/match_scope.sql',
+  'src/domain/devices/sql/device_online.sql',
+  'src/domain/credit/sql/payment_fee.sql',
+  'src/domain/codes/sql/draw_code.sql',
+  'src/domain/payments/sql/create_payment.sql',
+] as const;
 
 // Any constant shared by every process that migrates this database.
 const LOCK_KEY = 727_310_001;
@@ -37,12 +56,31 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 
 type Applied = { migration_name: string; checksum: string };
 
+/** All or nothing: a failure rolls back whole and names what failed. */
+async function inTransaction(client: pg.Client, what: string, run: () => Promise<void>): Promise<void> {
+  await client.query('begin');
+  try {
+    await run();
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback');
+    throw new Error(`${what} failed: ${(err as Error).message}`);
+  }
+}
+
+async function readDefinitions(): Promise<string[]> {
+  return Promise.all(DEFINITIONS.map((file) => readFile(path.join(ROOT, file), 'utf8')));
+}
+
 /**
- * Applies every migration not yet applied, each in its own transaction, under an advisory lock so
- * that processes starting together migrate once. Returns the names it applied.
+ * Applies every migration not yet applied, each in its own transaction, then the definitions in one
+ * transaction, under an advisory lock so that processes starting together migrate once. A process
+ * older than the database (it lacks a migration the database has applied, as in a rolling upgrade)
+ * leaves the definitions as the newer code wrote them. Returns the names of the migrations it applied.
  */
 export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrations = await readMigrations(dir);
+  const definitions = await readDefinitions();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const applied: string[] = [];
@@ -61,20 +99,21 @@ export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promis
         }
         continue;
       }
-      await client.query('begin');
-      try {
+      await inTransaction(client, `Migration ${m.name}`, async () => {
         await client.query(m.sql);
         await client.query(
           `insert into "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count)
            values ($1, $2, $3, now(), now(), 1)`,
           [randomUUID(), m.checksum, m.name],
         );
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw new Error(`Migration ${m.name} failed: ${(err as Error).message}`);
-      }
+      });
       applied.push(m.name);
+    }
+    const onDisk = new Set(migrations.map((m) => m.name));
+    if ([...byName.keys()].every((name) => onDisk.has(name))) {
+      await inTransaction(client, 'Definitions', async () => {
+        for (const sql of definitions) await client.query(sql);
+      });
     }
   } finally {
     await client.query('select pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);

@@ -11,6 +11,19 @@ async function emptyDatabase(): Promise<string> {
   return ensureDatabase(inject('pgServerUrl'), `${inject('templateDb')}_f_empty_${Math.random().toString(36).slice(2, 10)}`);
 }
 
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const codeStep = async (url: string) => (await query<{ step: number }>(url, 'select code_step() as step'))[0]!.step;
+const STEP_EDITED_BY_HAND = `create or replace function code_step() returns integer language sql immutable as $$ select 20 $$`;
+
 async function appliedRows(url: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -65,5 +78,22 @@ describe('migration runner', () => {
     await client.end();
     expect(t.rows[0].t).toBeNull();
     expect((await appliedRows(url)).map((r) => r.migration_name)).not.toContain('29991231000000_broken');
+  });
+
+  it('applies the definitions (src/domain/*/sql) after the migrations, again on every start', async () => {
+    const url = await emptyDatabase();
+    await migrate(url);
+    await query(url, STEP_EDITED_BY_HAND);
+    expect(await migrate(url)).toEqual([]);
+    expect(await codeStep(url)).toBe(10);
+  });
+
+  it('leaves the definitions alone when the database has a migration this code does not know (an older process)', async () => {
+    const url = await emptyDatabase();
+    await migrate(url);
+    await query(url, `insert into "_prisma_migrations" (id, checksum, migration_name, finished_at) values (gen_random_uuid(), repeat('0', 64), '29991231000000_newer', now())`);
+    await query(url, STEP_EDITED_BY_HAND);
+    await migrate(url);
+    expect(await codeStep(url)).toBe(20);
   });
 });

@@ -1,11 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeFee } from '../../src/domain/credit/fees.js';
 import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
-// The create_payment SQL function (migration 20261124060000) holds rules also stated elsewhere:
-// the fee (computeFee) and the code choice (a free multiple of 10 in 10..10×maxCode, a hold past
-// its late window released and its amount reused). Given any input, they agree.
+// The create_payment SQL function (src/domain/payments/sql/create_payment.sql) through the door: the
+// code draw (a free multiple of code_step() in code_step()..code_step()×maxCode, a hold past its late
+// window released and its amount reused) and the expiry job. Its fee: test/db/rule-owners.test.ts.
 let app: TestApp;
 let client: pg.Client;
 
@@ -20,23 +19,6 @@ afterAll(async () => {
 });
 
 describe('create_payment', () => {
-  it('computes the fee exactly as computeFee does, at and around every clamp', async () => {
-    const settings = [
-      { feeBps: 100, feeMin: 1000n, feeMax: 50000n },
-      { feeBps: 0, feeMin: 0n, feeMax: 0n },
-      { feeBps: 250, feeMin: 5000n, feeMax: 20000n },
-      { feeBps: 10000, feeMin: 1n, feeMax: 2000000000n },
-      { feeBps: 37, feeMin: 9000n, feeMax: 1000n },
-    ];
-    const amounts = [10_010n, 99_999n, 100_000n, 100_010n, 3_000_990n, 5_000_000n, 999_999_990n, 1_000_099_990n];
-    for (const s of settings) {
-      for (const amount of amounts) {
-        const { rows } = await client.query<{ fee: string }>('SELECT payment_fee($1, $2, $3, $4) AS fee', [amount.toString(), s.feeBps, s.feeMin.toString(), s.feeMax.toString()]);
-        expect(BigInt(rows[0]!.fee), `${amount} at ${s.feeBps} bps, ${s.feeMin}..${s.feeMax}`).toBe(computeFee(amount, s));
-      }
-    }
-  });
-
   it('gives every code of 10..10×maxCode once, then reuses the amount of a hold past its late window', async () => {
     const shop = await makeShop(app, { settings: { maxCode: 3 } });
     const codes = [];

@@ -73,6 +73,17 @@ describe('round trips per request', () => {
     expect(sent).toEqual(['checkout-view-by-token']);
   });
 
+  it('Device.online of a list of devices is one statement for the whole list (SQL device_online)', async () => {
+    for (const name of ['P1', 'P2']) await gqlOk(app.baseUrl, `mutation($n: String!) { createDevice(input: { name: $n }) { token } }`, { n: name }, shop.merchantKey);
+    const devices = `{ viewer { merchant { devices { online } } } }`;
+    await gqlOk(app.baseUrl, devices, {}, shop.merchantKey);
+    let listed: unknown;
+    const sent = await statementsOf(async () => (listed = await gqlOk(app.baseUrl, devices, {}, shop.merchantKey)));
+    expect(listed).toEqual({ viewer: { merchant: { devices: [{ online: true }, { online: false }, { online: false }] } } });
+    // The merchant, its devices, and whether each is online.
+    expect(sent).toHaveLength(3);
+  });
+
   it('a credential not seen in the last half second costs one lookup, then none', async () => {
     await new Promise((r) => setTimeout(r, 600));
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 190_000 })).body;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { computeFee } from '../../src/domain/credit/fees.js';
 import { confirmsLate, feeReleaseRefusal, isSettled, refusal } from '../../src/domain/payments/state-machine.js';
 import { parseRetryAfter, retryDelayMs, RETRY_INTERVALS_S } from '../../src/domain/webhooks/schedule.js';
 import { signatureHeader, signPayload, verifySignature } from '../../src/domain/webhooks/signature.js';
@@ -88,14 +87,5 @@ describe('payment state machine', () => {
     expect(isSettled(p('expired', -10, 5), now)).toBe(false);
     expect(isSettled(p('expired', -10, -1), now)).toBe(true);
     for (const s of ['confirmed', 'canceled', 'rejected']) expect(isSettled(p(s), now)).toBe(true);
-  });
-});
-
-describe('fees (the code choice is tested against the database: test/perf/create-function.test.ts)', () => {
-  it('computes clamp(floor(amountFinal × bps / 10,000), min, max)', () => {
-    const project = { feeBps: 100, feeMin: 1000n, feeMax: 50_000n };
-    expect(computeFee(10_010n, project)).toBe(1000n);
-    expect(computeFee(3_000_990n, project)).toBe(30_009n);
-    expect(computeFee(900_000_000n, project)).toBe(50_000n);
   });
 });

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
-import { lockMatchScope, matchScope } from './selection.js';
+import { lockMatchScope } from './selection.js';
 
 /**
  * Moves of one card, one after another until commit, so each reads the device the previous one
@@ -21,10 +21,11 @@ async function lockCardMoves(tx: Tx, cardId: string): Promise<void> {
 export async function moveCardHolds(tx: Tx, cardId: string, toDeviceId: string | null): Promise<void> {
   await lockCardMoves(tx, cardId);
   // Read under the move lock (its own statement, so after the previous move committed).
-  const [card] = await tx.$queryRaw<{ device_id: string | null }[]>`SELECT device_id FROM cards WHERE id = ${cardId}::uuid`;
+  const [card] = await tx.$queryRaw<{ device_id: string | null; from: string; to: string }[]>`
+    SELECT device_id, match_scope(id, device_id) AS "from", match_scope(id, ${toDeviceId}::uuid) AS "to"
+    FROM cards WHERE id = ${cardId}::uuid`;
   if (!card || card.device_id === toDeviceId) return;
-  const from = matchScope({ id: cardId, device_id: card.device_id });
-  const to = matchScope({ id: cardId, device_id: toDeviceId });
+  const { from, to } = card;
   for (const scope of [from, to].sort()) await lockMatchScope(tx, scope);
   // A backstop under the scope locks, the row now locked for the update: every device change takes
   // the move lock above, so the device is still the one read.

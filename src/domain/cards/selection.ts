@@ -2,14 +2,15 @@ import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 
 /**
- * Card choice itself runs in the database: the `create_payment` SQL function (migration
- * 20261124060000) lists the project's active cards least recently used first, keeps those whose
- * device is online (sandbox: any), takes each card's match-scope lock (first the scopes nobody is
- * allocating in, then waiting for the busy ones), re-reads the card's device under FOR SHARE (a
- * card moved meanwhile is skipped), checks today's caps (Tehran day) and draws a free random code.
- * The lock is held for that one statement. Here: the names and errors it shares with the rest.
+ * Card choice and daily caps run in the database, in the `create_payment` SQL function
+ * (src/domain/payments/sql/create_payment.sql), whose header lists the rules it owns. Here: the
+ * names and errors it shares with the rest, and the match scope for the flows.
  */
 export type UnavailableReason = 'no_active_card' | 'device_offline' | 'daily_amount_cap_reached' | 'daily_count_cap_reached' | 'codes_exhausted';
+
+// The match scope is owned by SQL `match_scope` (src/domain/cards/sql/match_scope.sql). The flows
+// key their hold lookups by it before any statement runs, so it is stated here once more, and
+// test/db/rule-owners.test.ts holds the two equal.
 
 /** The match scope of the cards one phone forwards SMS for: amounts held there are unique. */
 export function deviceScope(deviceId: string): string {
@@ -21,9 +22,9 @@ export function matchScope(card: { id: string; device_id: string | null }): stri
   return card.device_id ? deviceScope(card.device_id) : `card:${card.id}`;
 }
 
-/** Serialises allocation, matching-scope moves and code choice within one match scope, until commit. */
+/** Serialises allocation, card moves and code choice within one match scope, until commit. */
 export async function lockMatchScope(tx: Tx, scope: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${scope}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(match_scope_lock_key(${scope}))`;
 }
 
 type RaisedError = { code?: unknown; detail?: unknown };

@@ -1,12 +1,17 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * Crypto-random numbers for the code choice of the `create_payment` SQL function (migration
- * 20261124060000): its first eight are tried as codes (each a uniformly random multiple of 10 in
- * 10..10×maxCode, taken unless its amount is held), the ninth picks among the free codes when all
- * eight were taken. Random rather than sequential, so the next payer's amount cannot be guessed;
- * drawn here because Postgres' random() is not a cryptographic generator.
+ * How many crypto-random numbers a create hands to the code draw (`draw_code`, in
+ * src/domain/codes/sql/draw_code.sql, which reads the count from the array): all but the last are
+ * tried as codes (each a uniformly random multiple of `code_step()`, taken unless its amount is
+ * held); the last picks among the free codes when every try was taken.
+ */
+const CODE_DRAWS = 9;
+
+/**
+ * The numbers for one create's code draw. Random rather than sequential, so the next payer's amount
+ * cannot be guessed; drawn here because Postgres' random() is not a cryptographic generator.
  */
 export function codeDraws(): string[] {
-  return Array.from({ length: 9 }, () => String(randomInt(0, 2 ** 32)));
+  return Array.from({ length: CODE_DRAWS }, () => String(randomInt(0, 2 ** 32)));
 }

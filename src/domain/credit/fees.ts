@@ -1,16 +1,8 @@
 import type { Tx } from '../../db/prisma.js';
 import { recordLedgerEntry } from './ledger.js';
 
-/**
- * `clamp(floor(amountFinal × bps / 10,000), min, max)` in rials. Creation reserves it inside the
- * `create_payment` SQL function, whose `payment_fee` states the same rule (a test holds them equal).
- */
-export function computeFee(amountFinal: bigint, project: { feeBps: number; feeMin: bigint; feeMax: bigint }): bigint {
-  const raw = (amountFinal * BigInt(project.feeBps)) / 10_000n;
-  if (raw < project.feeMin) return project.feeMin;
-  if (raw > project.feeMax) return project.feeMax;
-  return raw;
-}
+// The fee's amount is set once, at creation, by `payment_fee` (src/domain/credit/sql/payment_fee.sql);
+// what follows moves that stored amount.
 
 type FeeHolder = { id: string; merchantId: string; sandbox: boolean; feeAmount: bigint; feeState: string };
 
@@ -28,14 +20,10 @@ export async function debitReservedFee(tx: Tx, payment: FeeHolder): Promise<void
 }
 
 /**
- * Cancel, reject or the end of the late window gives the reserved fee back to available credit;
- * the caller has checked `feeReleaseRefusal`.
+ * Cancel, reject or the end of the late window gives the reserved fee back to available credit,
+ * for one payment or a batch of expiries: one UPDATE per merchant. The caller has checked
+ * `feeReleaseRefusal`.
  */
-export async function releaseReservedFee(tx: Tx, payment: FeeHolder): Promise<void> {
-  await releaseReservedFees(tx, [payment]);
-}
-
-/** The same for many payments (a batch of expiries): one UPDATE per merchant. */
 export async function releaseReservedFees(tx: Tx, payments: FeeHolder[]): Promise<void> {
   const byMerchant = new Map<string, bigint>();
   for (const p of payments) {

@@ -1,20 +1,45 @@
 import type { Config } from '../../config.js';
+import type { Deps } from '../deps.js';
 
 /**
- * The one online rule (CONTRACT "Devices", "Payments" card choice): a device is online while it is
- * not revoked and its last request (`last_heartbeat_at`, the "last seen" column) is at most
- * DEVICE_OFFLINE_SECONDS old. Card choice (the create_payment SQL function, given `deviceOnlineMs`),
- * GraphQL `Device.online` and the health sweep all read it from here.
+ * The online rule (CONTRACT "Devices", "Payments" card choice) is SQL `device_online`
+ * (src/domain/devices/sql/device_online.sql): not revoked, and seen at most DEVICE_OFFLINE_SECONDS
+ * ago. Card choice (create_payment, given `deviceOnlineMs`), GraphQL `Device.online` (below) and the
+ * health sweep all call it, so they read one rule on one clock, the database's.
  */
 export function deviceOnlineMs(config: Pick<Config, 'deviceOfflineSeconds'>): number {
   return config.deviceOfflineSeconds * 1000;
 }
 
-export type SeenColumns = { lastHeartbeatAt: Date | null; revokedAt: Date | null };
+type Batch = { ids: Set<string>; online: Promise<Set<string>> };
+const batches = new WeakMap<Pick<Deps, 'prisma' | 'config'>, Batch>();
 
-export function isDeviceOnline(device: SeenColumns, now: Date, config: Pick<Config, 'deviceOfflineSeconds'>): boolean {
-  if (device.revokedAt || !device.lastHeartbeatAt) return false;
-  return now.getTime() - device.lastHeartbeatAt.getTime() <= deviceOnlineMs(config);
+/**
+ * Whether a device is online now. The devices asked for in one tick (a GraphQL list of them) are
+ * read in one statement.
+ */
+export function isDeviceOnline(deps: Pick<Deps, 'prisma' | 'config'>, deviceId: string): Promise<boolean> {
+  let batch = batches.get(deps);
+  if (!batch) {
+    const ids = new Set<string>();
+    const online = new Promise<Set<string>>((resolve, reject) => {
+      process.nextTick(() => {
+        batches.delete(deps);
+        onlineAmong(deps, [...ids]).then(resolve, reject);
+      });
+    });
+    batch = { ids, online };
+    batches.set(deps, batch);
+  }
+  batch.ids.add(deviceId);
+  return batch.online.then((online) => online.has(deviceId));
+}
+
+async function onlineAmong(deps: Pick<Deps, 'prisma' | 'config'>, ids: string[]): Promise<Set<string>> {
+  const rows = await deps.prisma.$queryRaw<{ id: string }[]>`
+    SELECT id FROM devices
+    WHERE id = ANY(${ids}::uuid[]) AND device_online(last_heartbeat_at, revoked_at, ${deviceOnlineMs(deps.config)}::integer)`;
+  return new Set(rows.map((r) => r.id));
 }
 
 // "Seen" is written at most this often per device, so a busy phone costs one UPDATE per few

@@ -12,7 +12,9 @@ type Transitioned = { id: string; last_heartbeat_at: Date | null };
  * is not reported yet. The conditional UPDATE sets the notified state and the events are written in
  * its transaction, so a second sweep (another worker, a job run twice) finds nothing to do; rows a
  * concurrent request is stamping are skipped (it is being seen). A device never seen is not
- * reported: it was never online. Returns how many went offline.
+ * reported: it was never online. Returns how many went offline. "Silent" compares with
+ * `device_online_since` (src/domain/devices/sql/device_online.sql): for a device seen and not
+ * revoked, exactly not `device_online`, written so that the silent-devices index is read as a range.
  */
 export async function reportOfflineDevices(deps: Deps): Promise<number> {
   const thresholdMs = deviceOnlineMs(deps.config);
@@ -24,7 +26,7 @@ export async function reportOfflineDevices(deps: Deps): Promise<number> {
         WHERE id IN (
           SELECT d.id FROM devices d
           WHERE d.offline_since IS NULL AND d.revoked_at IS NULL
-            AND d.last_heartbeat_at < now() - ${thresholdMs} * interval '1 millisecond'
+            AND d.last_heartbeat_at < device_online_since(${thresholdMs}::integer)
             AND EXISTS (SELECT 1 FROM cards c WHERE c.device_id = d.id AND c.active)
           LIMIT ${SWEEP_BATCH}
           FOR UPDATE SKIP LOCKED)

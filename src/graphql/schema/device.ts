@@ -26,8 +26,7 @@ builder.prismaObject('Device', {
     lastMessageAt: t.expose('lastMessageAt', { description: 'When it last sent a request carrying SMS (single, batch or a forwarder app’s message; a refused one counts too), to within a few seconds; null until its first.', type: 'DateTime', nullable: true }),
     online: t.boolean({
       description: 'Seen within DEVICE_OFFLINE_SECONDS (default 5 minutes) and not revoked: the same rule card choice applies, so its cards take new payments only while this is true (live projects).',
-      select: { lastHeartbeatAt: true, revokedAt: true },
-      resolve: (d, _args, ctx) => isDeviceOnline(d, new Date(), ctx.deps.config),
+      resolve: (d, _args, ctx) => isDeviceOnline(ctx.deps, d.id),
     }),
     revoked: t.boolean({ description: 'True once revoked; its token answers 401.', select: { revokedAt: true }, resolve: (d) => d.revokedAt !== null }),
     hookSecretPrefix: t.exposeString('hookSecretPrefix', {

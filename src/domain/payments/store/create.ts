@@ -19,6 +19,7 @@ export type CreateArgs = {
   payerPhone: string | null;
   metadata: unknown;
   token: string;
+  /** DEVICE_OFFLINE_SECONDS in milliseconds (`deviceOnlineMs`), for the SQL `device_online`. */
   onlineMs: number;
 };
 
@@ -30,9 +31,10 @@ const create = statement<CreateParams, PaymentSqlRow>(
 );
 
 /**
- * One call to the `create_payment` SQL function (migration 20261124060000): the allocation, hold,
- * payment, fee reservation, card stamp and expiry job in one statement. On the pool it is its own
- * transaction; on a client inside BEGIN it joins that one (idempotent creates).
+ * One call to the `create_payment` SQL function (src/domain/payments/sql/create_payment.sql, whose
+ * header lists the rules it owns): the allocation, hold, payment, fee reservation, card stamp and
+ * expiry job in one statement. On the pool it is its own transaction; on a client inside BEGIN it
+ * joins that one (idempotent creates).
  */
 export async function createPaymentRow(pool: pg.Pool, db: Queryable, jobs: JobQueue, a: CreateArgs): Promise<PaymentRow> {
   await ensureExpiryJobFunction(pool, jobs);

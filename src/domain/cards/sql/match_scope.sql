@@ -1,0 +1,24 @@
+-- The match scope (CONTRACT "Payments", amount holds): where a card's deposits are read, so where its
+-- payments hold their amounts. A card's device, or the card alone when it has no device. Owned
+-- here: the create function, the money-integrity triggers (through card_match_scope) and card moves
+-- (src/domain/cards/move-holds.ts) call it. `matchScope` in src/domain/cards/selection.ts repeats
+-- it for the flows, which key hold lookups by it before any statement runs;
+-- test/db/rule-owners.test.ts holds the two equal.
+CREATE OR REPLACE FUNCTION match_scope(card_id uuid, device_id uuid) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN device_id IS NULL THEN 'card:' || card_id::text ELSE 'device:' || device_id::text END
+$$;
+
+-- The scope of a card as it is now.
+CREATE OR REPLACE FUNCTION card_match_scope(card_id uuid) RETURNS text
+LANGUAGE sql STABLE AS $$
+  SELECT match_scope(c.id, c.device_id) FROM cards c WHERE c.id = card_match_scope.card_id
+$$;
+
+-- The advisory lock that serialises allocation, code choice and card moves within one scope, until
+-- commit: `pg_advisory_xact_lock(match_scope_lock_key(scope))`, from SQL and TypeScript alike. Seed
+-- 0 is the match scopes' namespace (src/domain/auth/credential-limits.ts lists the others).
+CREATE OR REPLACE FUNCTION match_scope_lock_key(scope text) RETURNS bigint
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT hashtextextended(scope, 0)
+$$;

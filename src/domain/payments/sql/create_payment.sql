@@ -1,0 +1,160 @@
+-- The create hot path in one call (issue 12): the payment, its hold, its fee reservation, the card's
+-- stamp and the expiry job in one statement, so the match-scope lock is held for that statement only
+-- and a create costs one round trip (src/domain/payments/store/create.ts calls it).
+--
+-- Rules owned here, and nowhere else:
+--   card choice   active cards of the project, least recently used first, those whose device is
+--                 online (sandbox: any), first the scopes nobody is allocating in, then the busy
+--                 ones; a card moved since it was listed is skipped; every refusal reason reported
+--   card caps     today's (Tehran calendar day, by creation) pending + confirmed amountFinal sum and
+--                 count against the card's daily_amount_cap / daily_count_cap (null = none)
+--   fee at creation  reserved on the merchant's row, checked against its available credit
+-- Rules it calls, owned by their concern:
+--   match scope and its lock  match_scope, match_scope_lock_key  src/domain/cards/sql/match_scope.sql
+--   device online             device_online                      src/domain/devices/sql/device_online.sql
+--   code step and code draw   code_step, draw_code               src/domain/codes/sql/draw_code.sql
+--   the fee's amount          payment_fee                        src/domain/credit/sql/payment_fee.sql
+-- Every invariant stays in the versioned migrations: the unique index over live holds, the CHECKs
+-- and the deferred money triggers run on these writes exactly as on any other.
+
+-- With the card's scope lock held: today's caps and a free code on this card, or why not.
+CREATE OR REPLACE FUNCTION payment_claim_code(
+  card_id uuid, listed_device_id uuid, scope text, amount_requested bigint, max_code integer,
+  amount_cap bigint, count_cap integer, rand bigint[], OUT code integer, OUT reason text
+) LANGUAGE plpgsql AS $$
+DECLARE
+  current_device uuid;
+  spent bigint := 0;
+  counted bigint := 0;
+BEGIN
+  SELECT c.device_id INTO current_device FROM cards c WHERE c.id = card_id FOR SHARE;
+  IF NOT FOUND OR current_device IS DISTINCT FROM listed_device_id THEN
+    reason := 'device_offline';
+    RETURN;
+  END IF;
+  IF amount_cap IS NOT NULL OR count_cap IS NOT NULL THEN
+    SELECT coalesce(sum(p.amount_final), 0), count(*) INTO spent, counted FROM payments p
+     WHERE p.card_id = payment_claim_code.card_id AND p.status IN ('pending', 'confirmed')
+       AND p.created_at >= (date_trunc('day', now() AT TIME ZONE 'Asia/Tehran') AT TIME ZONE 'Asia/Tehran');
+    IF count_cap IS NOT NULL AND counted >= count_cap THEN
+      reason := 'daily_count_cap_reached';
+      RETURN;
+    END IF;
+  END IF;
+  code := draw_code(scope, amount_requested, max_code, rand);
+  IF code IS NULL THEN
+    reason := 'codes_exhausted';
+    RETURN;
+  END IF;
+  IF amount_cap IS NOT NULL AND spent + amount_requested + code > amount_cap THEN
+    code := NULL;
+    reason := 'daily_amount_cap_reached';
+  END IF;
+END;
+$$;
+
+-- The whole create. Errors the caller turns into the catalog: GW402 merchant_credit_exhausted, GW422
+-- callback_host_not_allowed (DETAIL: the allowed hosts, JSON), GW503 no_card_available (DETAIL:
+-- the reasons, comma-separated). `online_ms` is DEVICE_OFFLINE_SECONDS in milliseconds, `rand` the
+-- code draws (src/domain/codes/codes.ts). `job_payload` is pg-boss's payload of the expiry job as
+-- its `send` builds it, inserted by pg-boss's own statement (insert_expiry_job, installed by
+-- src/domain/payments/store/expiry-job.ts): the job commits with the payment.
+CREATE OR REPLACE FUNCTION create_payment(
+  payment_id uuid, project_id uuid, link_id uuid, amount_requested bigint, callback_url text, callback_host text,
+  order_id text, description text, payer_phone text, metadata json, token text, online_ms integer, rand bigint[],
+  job_payload text
+) RETURNS payments LANGUAGE plpgsql AS $$
+DECLARE
+  pr projects%ROWTYPE;
+  candidate record;
+  busy uuid[] := '{}';
+  reasons text[] := '{}';
+  claimed record;
+  chosen_card uuid;
+  chosen_scope text;
+  fee bigint := 0;
+  created timestamptz;
+  result payments%ROWTYPE;
+  waiting boolean;
+BEGIN
+  SELECT * INTO STRICT pr FROM projects p WHERE p.id = create_payment.project_id;
+  IF callback_host IS NOT NULL AND cardinality(pr.allowed_callback_hosts) > 0 AND NOT callback_host = ANY (pr.allowed_callback_hosts) THEN
+    RAISE EXCEPTION 'callback host not allowed' USING ERRCODE = 'GW422', DETAIL = to_json(pr.allowed_callback_hosts)::text;
+  END IF;
+  -- The smallest fee this payment can cost: with the smallest code.
+  IF NOT pr.sandbox AND (SELECT m.credit_balance - m.credit_reserved FROM merchants m WHERE m.id = pr.merchant_id)
+       < payment_fee(amount_requested + code_step(), pr.fee_bps, pr.fee_min, pr.fee_max) THEN
+    RAISE EXCEPTION 'merchant credit exhausted' USING ERRCODE = 'GW402';
+  END IF;
+
+  -- Pass 1 tries each eligible card's scope without waiting; pass 2 waits for the busy ones.
+  FOREACH waiting IN ARRAY ARRAY[false, true] LOOP
+    FOR candidate IN
+      SELECT c.id, c.device_id, c.daily_amount_cap, c.daily_count_cap,
+             device_online(d.last_heartbeat_at, d.revoked_at, online_ms) AS online,
+             match_scope(c.id, c.device_id) AS scope
+        FROM cards c LEFT JOIN devices d ON d.id = c.device_id
+       WHERE c.project_id = create_payment.project_id AND c.active AND (NOT waiting OR c.id = ANY (busy))
+       ORDER BY c.last_used_at ASC NULLS FIRST, c.created_at ASC, c.id ASC
+    LOOP
+      -- A card without a device has no device seen: offline.
+      IF NOT pr.sandbox AND NOT candidate.online THEN
+        IF NOT 'device_offline' = ANY (reasons) THEN reasons := array_append(reasons, 'device_offline'); END IF;
+        CONTINUE;
+      END IF;
+      IF waiting THEN
+        PERFORM pg_advisory_xact_lock(match_scope_lock_key(candidate.scope));
+      ELSIF NOT pg_try_advisory_xact_lock(match_scope_lock_key(candidate.scope)) THEN
+        busy := array_append(busy, candidate.id);
+        CONTINUE;
+      END IF;
+      SELECT * INTO claimed FROM payment_claim_code(candidate.id, candidate.device_id, candidate.scope, amount_requested,
+                                                    pr.max_code, candidate.daily_amount_cap, candidate.daily_count_cap, rand);
+      IF claimed.code IS NOT NULL THEN
+        chosen_card := candidate.id;
+        chosen_scope := candidate.scope;
+        EXIT;
+      END IF;
+      IF NOT claimed.reason = ANY (reasons) THEN reasons := array_append(reasons, claimed.reason); END IF;
+    END LOOP;
+    EXIT WHEN chosen_card IS NOT NULL OR cardinality(busy) = 0;
+  END LOOP;
+
+  IF chosen_card IS NULL THEN
+    IF NOT EXISTS (SELECT 1 FROM cards c WHERE c.project_id = create_payment.project_id AND c.active) THEN
+      reasons := ARRAY['no_active_card'];
+    END IF;
+    -- Every reason that applied, in the order they were met.
+    RAISE EXCEPTION 'no card available' USING ERRCODE = 'GW503', DETAIL = array_to_string(reasons, ',');
+  END IF;
+
+  IF NOT pr.sandbox THEN
+    fee := payment_fee(amount_requested + claimed.code, pr.fee_bps, pr.fee_min, pr.fee_max);
+    -- Checked on the locked merchant row: concurrent creates never reserve more than the balance.
+    UPDATE merchants m SET credit_reserved = m.credit_reserved + fee, updated_at = now()
+     WHERE m.id = pr.merchant_id AND m.credit_balance - m.credit_reserved >= fee;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'merchant credit exhausted' USING ERRCODE = 'GW402';
+    END IF;
+  END IF;
+
+  -- Stamped after the scope lock, so payments of one scope are stamped in the order they commit.
+  created := date_trunc('milliseconds', clock_timestamp());
+  INSERT INTO payments (id, project_id, merchant_id, card_id, link_id, amount_requested, code, amount_final, amount_mode,
+                        order_id, description, callback_url, token, expires_at, late_until, payer_phone, metadata, sandbox,
+                        fee_amount, fee_state, created_at, updated_at)
+  VALUES (payment_id, pr.id, pr.merchant_id, chosen_card, link_id, amount_requested, claimed.code, amount_requested + claimed.code,
+          pr.amount_mode, order_id, description, callback_url, token,
+          created + pr.payment_time_limit_seconds * interval '1 second',
+          created + (pr.payment_time_limit_seconds + pr.late_window_seconds) * interval '1 second',
+          payer_phone, metadata, pr.sandbox, fee, CASE WHEN pr.sandbox THEN 'none' ELSE 'reserved' END, created, created)
+  RETURNING * INTO result;
+  INSERT INTO amount_holds (payment_id, scope, amount, held_until, created_at)
+  VALUES (payment_id, chosen_scope, result.amount_final, result.late_until, created);
+  UPDATE cards c SET last_used_at = created, updated_at = created WHERE c.id = chosen_card;
+  -- Due at the payment's expiry: the one field of pg-boss's payload set here (an ISO date-time,
+  -- which its insert casts as it casts its own).
+  PERFORM insert_expiry_job(jsonb_set(job_payload::jsonb, '{0,startAfter}', to_jsonb(result.expires_at))::text);
+  RETURN result;
+END;
+$$;
