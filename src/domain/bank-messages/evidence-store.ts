@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/prisma.js';
+import { holderOfAmount } from '../payments/store/holds.js';
 import type { BankFacts, TrustedMessage } from './evidence.js';
 
 /**
@@ -118,8 +119,6 @@ export function phoneCards(tx: Tx, deviceId: string) {
 /** When the SMS could be about several cards, the one whose live payment holds this amount, if any. */
 export async function heldCard<C extends { id: string }>(tx: Tx, scope: string, amount: bigint, cards: C[]): Promise<C | null> {
   if (cards.length === 0) return null;
-  const [hold] = await tx.$queryRaw<{ card_id: string }[]>`
-    SELECT p.card_id FROM amount_holds h JOIN payments p ON p.id = h.payment_id
-    WHERE h.scope = ${scope} AND h.released_at IS NULL AND h.amount = ${amount}`;
-  return cards.find((c) => c.id === hold?.card_id) ?? null;
+  const hold = await holderOfAmount(tx, scope, amount);
+  return cards.find((c) => c.id === hold?.cardId) ?? null;
 }

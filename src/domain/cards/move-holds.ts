@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
+import { cardHoldsClashingWith, moveHoldsOfCard, releaseEndedHolds } from '../payments/store/holds.js';
 import { lockMatchScope } from './selection.js';
 
 /**
@@ -32,21 +33,15 @@ export async function moveCardHolds(tx: Tx, cardId: string, toDeviceId: string |
   const [locked] = await tx.$queryRaw<{ device_id: string | null }[]>`SELECT device_id FROM cards WHERE id = ${cardId}::uuid FOR UPDATE`;
   if (locked?.device_id !== card.device_id) throw new AppError('invalid_state', 'The card was moved concurrently; retry.', {});
 
-  await tx.$executeRaw`UPDATE amount_holds SET released_at = now() WHERE scope IN (${from}, ${to}) AND released_at IS NULL AND held_until <= now()`;
-  const clashes = await tx.$queryRaw<{ amount: bigint }[]>`
-    SELECT h.amount FROM amount_holds h JOIN payments p ON p.id = h.payment_id
-    WHERE p.card_id = ${cardId}::uuid AND h.released_at IS NULL
-      AND h.amount IN (SELECT amount FROM amount_holds WHERE scope = ${to} AND released_at IS NULL)
-    ORDER BY h.amount`;
+  await releaseEndedHolds(tx, [from, to]);
+  const clashes = await cardHoldsClashingWith(tx, cardId, to);
   if (clashes.length > 0) {
-    const amounts = clashes.map((c) => c.amount.toString());
+    const amounts = clashes.map((a) => a.toString());
     throw new AppError(
       'invalid_state',
       `The card has open payments for amounts the new device already waits for (${amounts.join(', ')}); move it once they are settled.`,
       { amounts },
     );
   }
-  await tx.$executeRaw`
-    UPDATE amount_holds SET scope = ${to}
-    WHERE released_at IS NULL AND payment_id IN (SELECT id FROM payments WHERE card_id = ${cardId}::uuid)`;
+  await moveHoldsOfCard(tx, cardId, to);
 }

@@ -5,7 +5,7 @@ import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
 import { applyTransition, lockPayment } from '../payments/transitions.js';
 import { cardLast4Schema, latinDigits, parseInput, phoneSchema } from '../validation.js';
-import { checkoutSourceByToken } from './store.js';
+import { checkoutSourceByToken } from '../payments/store/checkout-view.js';
 import { checkoutView, type CheckoutView } from './view.js';
 
 const TOKEN = /^[A-Za-z0-9_-]{10,64}$/;
@@ -18,7 +18,7 @@ export async function paymentIdForToken(db: Pick<Tx, 'payment'>, token: string):
 
 /** The payer's view of a payment, by its token (public: the token is the secret). */
 export async function getCheckout(deps: Deps, token: string): Promise<CheckoutView> {
-  // The payer's page polls this: one statement, no Prisma (checkout/store.ts).
+  // The payer's page polls this: one statement, no Prisma (payments/store/checkout-view.ts).
   const source = TOKEN.test(token) ? await checkoutSourceByToken(deps.pool, token) : undefined;
   if (!source) throw AppError.notFound('Payment');
   return checkoutView(source);

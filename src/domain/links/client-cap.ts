@@ -1,10 +1,10 @@
-import { lockLinkClient, stampLinkClient, type LinkClient, type LinkClientHeld } from './client-store.js';
+import { lockLinkClient, stampLinkClient, type LinkClient, type LinkClientHeld } from '../payments/store/link-clients.js';
 import type { Queryable } from '../../db/statement.js';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../../errors.js';
 import type { PaymentRow } from '../payments/types.js';
 
-export type { LinkClient } from './client-store.js';
+export type { LinkClient } from '../payments/store/link-clients.js';
 
 /**
  * CONTRACT "Checkout page": payment links are public, so one client address holds at most this

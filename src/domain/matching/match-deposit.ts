@@ -2,6 +2,7 @@ import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import { refusal } from '../payments/state-machine.js';
+import { holderOfAmount, pendingWithRequestedAmount } from '../payments/store/holds.js';
 import { applyTransition, lockPayment, type LockedPayment } from '../payments/transitions.js';
 import { createdBefore, decideMatch, type Deposit, type MatchCandidate, type ReviewReason } from './decide-match.js';
 
@@ -30,22 +31,16 @@ async function flagForReview(tx: Tx, ids: string[], reason: ReviewReason) {
 
 /** The payment holding exactly this amount in the scope, locked, as a candidate. */
 async function exactCandidate(tx: Tx, scope: string, amount: bigint): Promise<{ candidate: MatchCandidate; locked: LockedPayment } | null> {
-  const [hold] = await tx.$queryRaw<{ payment_id: string }[]>`
-    SELECT payment_id FROM amount_holds WHERE scope = ${scope} AND released_at IS NULL AND amount = ${amount}`;
+  const hold = await holderOfAmount(tx, scope, amount);
   if (!hold) return null;
-  const locked = await lockPayment(tx, hold.payment_id);
+  const locked = await lockPayment(tx, hold.paymentId);
   return { locked, candidate: { ...locked, stateRefusal: refusal(locked, 'confirm', locked.lockedAt) } };
 }
 
 /** Pending payments of the cards whose amount without code is the deposit's (the payer left the code out). */
 async function baseCandidates(tx: Tx, scope: string, cardIds: string[], deposit: Deposit, except: string | null): Promise<MatchCandidate[]> {
-  const rows = await tx.$queryRaw<{ id: string; card_id: string; project_id: string; sandbox: boolean; created_at: Date }[]>`
-    SELECT p.id, p.card_id, p.project_id, p.sandbox, p.created_at FROM payments p JOIN amount_holds h ON h.payment_id = p.id
-    WHERE h.scope = ${scope} AND h.released_at IS NULL AND p.status = 'pending' AND p.late_until > now()
-      AND p.sandbox = ${deposit.simulated} AND p.amount_requested = ${deposit.amount} AND p.card_id = ANY(${cardIds}::uuid[])
-      AND p.created_at <= ${createdBefore(deposit)} AND p.id <> ${except ?? '00000000-0000-0000-0000-000000000000'}::uuid
-    ORDER BY p.created_at`;
-  return rows.map((r) => ({ id: r.id, cardId: r.card_id, projectId: r.project_id, sandbox: r.sandbox, createdAt: r.created_at, stateRefusal: null }));
+  const rows = await pendingWithRequestedAmount(tx, { scope, cardIds, amount: deposit.amount, sandbox: deposit.simulated, createdBefore: createdBefore(deposit), except });
+  return rows.map((r) => ({ ...r, stateRefusal: null }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { retryOnConflict } from '../../db/errors.js';
 import { notifyPaymentsChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
+import { lockPendingSkippingBusy } from './store/locks.js';
 import { recordEvent } from './events.js';
 import { expirePayment, releaseFeeAtLateWindowEnd } from './expiry.js';
 import { feeEffect, refusal, TRANSITIONS, transitionFields } from './state-machine.js';
@@ -33,11 +34,7 @@ export async function expireBatch(deps: Deps, ids: string[]): Promise<number> {
       // The outer SELECT runs once the CTE holds the locks: its clock is read after any wait.
       // Pending rows another transaction holds are not waited for here: they go through
       // `expirePayment` afterwards, which does wait, so none is left to the minute sweep.
-      const found = await tx.$queryRaw<{ id: string; now: Date | null }[]>`
-        WITH due AS (SELECT id FROM payments WHERE id = ANY(${ids}::uuid[]) AND status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED)
-        SELECT id, clock_timestamp() AS now FROM due
-        UNION ALL
-        SELECT id, NULL FROM payments WHERE id = ANY(${ids}::uuid[]) AND status = 'pending' AND id NOT IN (SELECT id FROM due)`;
+      const found = await lockPendingSkippingBusy(tx, ids);
       const busy = found.filter((f) => f.now === null).map((f) => f.id);
       const locked = found.filter((f): f is { id: string; now: Date } => f.now !== null);
       if (locked.length === 0) return { expired: 0, early: busy };

@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/prisma.js';
+import { lockPaymentRow } from './store/locks.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../queue/job-queue.js';
@@ -20,15 +21,7 @@ export type LockedPayment = PaymentRow & { lockedAt: Date };
  * project's payment is not found, exactly like one that does not exist.
  */
 export async function lockPayment(tx: Tx, id: string, projectId?: string): Promise<LockedPayment> {
-  // The outer SELECT runs after the CTE has the lock, so its clock is read after any wait for it.
-  const rows = projectId
-    ? await tx.$queryRaw<{ id: string; now: Date }[]>`
-        WITH locked AS (SELECT id FROM payments WHERE id = ${id}::uuid AND project_id = ${projectId}::uuid FOR UPDATE)
-        SELECT id, clock_timestamp() AS now FROM locked`
-    : await tx.$queryRaw<{ id: string; now: Date }[]>`
-        WITH locked AS (SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE)
-        SELECT id, clock_timestamp() AS now FROM locked`;
-  const row = rows[0];
+  const row = await lockPaymentRow(tx, id, projectId);
   if (!row) throw AppError.notFound('Payment');
   const payment = await tx.payment.findUniqueOrThrow({ where: { id } });
   return { ...payment, lockedAt: row.now };

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { ActorOf } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
+import { amountClaimed } from '../payments/store/holds.js';
 import type { PaymentRow } from '../payments/types.js';
 import { amountSchema, cardLast4Schema, uuidSchema } from '../validation.js';
 
@@ -35,10 +36,7 @@ export async function findTarget(deps: Deps, projectId: string, paymentId?: stri
 async function unclaimedAmount(deps: Deps, scope: string, payment: PaymentRow): Promise<bigint> {
   for (let step = 1n; ; step++) {
     const candidate = payment.amountFinal + 100_000n * step + 7n;
-    const [claimed] = await deps.prisma.$queryRaw<{ n: bigint }[]>`
-      SELECT count(*)::bigint AS n FROM amount_holds h JOIN payments p ON p.id = h.payment_id
-      WHERE h.scope = ${scope} AND h.released_at IS NULL AND (h.amount = ${candidate} OR p.amount_requested = ${candidate})`;
-    if (claimed!.n === 0n) return candidate;
+    if (!(await amountClaimed(deps.prisma, scope, candidate))) return candidate;
   }
 }
 

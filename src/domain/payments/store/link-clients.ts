@@ -1,4 +1,4 @@
-import { statement, type Queryable } from '../../db/statement.js';
+import { statement, type Queryable } from '../../../db/statement.js';
 
 /** One payer of one payment link: the address its payments came from (migration link_client_address). */
 export type LinkClient = { linkId: string; address: string };

@@ -1,6 +1,6 @@
-import { toPaymentRow, type PaymentSqlRow } from '../payments/store/row.js';
-import { statement, type Queryable } from '../../db/statement.js';
-import type { ViewSource } from './view.js';
+import { toPaymentRow, type PaymentSqlRow } from './row.js';
+import { statement, type Queryable } from '../../../db/statement.js';
+import type { ViewSource } from '../../checkout/view.js';
 
 type CheckoutSqlRow = PaymentSqlRow & {
   pr_auto_confirm: boolean;

@@ -1,0 +1,32 @@
+import type { Tx } from '../../../db/prisma.js';
+
+/**
+ * Row locks on payments, each with the database's clock read once the lock is held: every money
+ * decision about a payment is taken at that instant (one clock for every process, the one the
+ * database's own guards use).
+ */
+
+/** Locks one payment (of the project, when given) until commit; null when there is none. */
+export async function lockPaymentRow(tx: Tx, id: string, projectId?: string): Promise<{ id: string; now: Date } | null> {
+  // The outer SELECT runs after the CTE has the lock, so its clock is read after any wait for it.
+  const rows = projectId
+    ? await tx.$queryRaw<{ id: string; now: Date }[]>`
+        WITH locked AS (SELECT id FROM payments WHERE id = ${id}::uuid AND project_id = ${projectId}::uuid FOR UPDATE)
+        SELECT id, clock_timestamp() AS now FROM locked`
+    : await tx.$queryRaw<{ id: string; now: Date }[]>`
+        WITH locked AS (SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE)
+        SELECT id, clock_timestamp() AS now FROM locked`;
+  return rows[0] ?? null;
+}
+
+/**
+ * Locks the pending payments of `ids` that no other transaction holds (with the clock read once
+ * they are held); the pending ones another transaction holds come back with `now: null`, not waited for.
+ */
+export async function lockPendingSkippingBusy(tx: Tx, ids: string[]): Promise<{ id: string; now: Date | null }[]> {
+  return tx.$queryRaw<{ id: string; now: Date | null }[]>`
+    WITH due AS (SELECT id FROM payments WHERE id = ANY(${ids}::uuid[]) AND status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED)
+    SELECT id, clock_timestamp() AS now FROM due
+    UNION ALL
+    SELECT id, NULL FROM payments WHERE id = ANY(${ids}::uuid[]) AND status = 'pending' AND id NOT IN (SELECT id FROM due)`;
+}
