@@ -95,7 +95,8 @@ async function processOnce(tx: Tx, deps: Deps, messageId: string): Promise<Messa
 
   // Evidence keys on the card the bank names, not on how the SMS spells it (docs/security.md).
   const named = resolveCard(cards, parsed);
-  const resolution = { ...named, card: named.card ?? (deposit ? await heldCard(tx, scope, parsed.amount!, named.cards) : null) };
+  const held = named.card === null && deposit ? await heldCard(tx, scope, parsed.amount!, named.cards) : null;
+  const resolution = { ...named, card: named.card ?? held, byHold: held !== null };
   const { card } = resolution;
   const cardIds = resolution.cards.map((c) => c.id);
   await lockEvidence(tx, message.merchantId, cardIds, parsed);

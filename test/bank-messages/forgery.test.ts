@@ -209,3 +209,25 @@ describe.concurrent('a layout that names no bank', () => {
     expect(await message(vouched.body.id)).toMatchObject({ bankCode: 'maskan', trusted: true });
   });
 });
+
+describe.concurrent('a message that names no card', () => {
+  it('is checked against the chain of the card whose payment holds its amount, but never starts a chain there', async () => {
+    const { shop, balance } = await mellatShopWithChain(395_000);
+    // A second Mellat card on the same phone, with no message yet (no chain).
+    const second = await request(app.baseUrl, 'POST', '/graphql', {
+      token: shop.merchantKey,
+      body: {
+        query: 'mutation($input: CreateCardInput!) { createCard(input: $input) { id } }',
+        variables: { input: { projectId: shop.projectId, deviceId: shop.deviceId, bankCode: 'mellat', cardNumber: '6104337899990001', holderName: 'Shop' } },
+      },
+    });
+    const secondCardId = second.body.data.createCard.id as string;
+    const payments = await Promise.all([createPaymentRest(app, shop.apiKey, { amount: 411_000 }), createPaymentRest(app, shop.apiKey, { amount: 412_000 })]);
+    const onSecond = payments.map((p) => p.body).find((p) => p.cardId === secondCardId) ?? (await app.deps.prisma.payment.findFirst({ where: { projectId: shop.projectId, cardId: secondCardId, status: 'pending' } }));
+    expect(onSecond).toBeTruthy();
+    const amountFinal = String(onSecond!.amountFinal);
+    const noCard = (b: bigint) => `واریز${BigInt(amountFinal).toLocaleString('en-US')}\nمانده${b.toLocaleString('en-US')}\n${mellatDate(new Date())}`;
+    const forged = await send(shop.deviceToken!, 'BankMellat', noCard(balance + 999_999_000n));
+    expect(await message(forged.body.id)).toMatchObject({ cardId: secondCardId, trusted: false });
+  });
+});

@@ -55,6 +55,12 @@ export type Resolution<C extends EvidenceCard> = {
   card: C | null;
   /** The hint names cards of the phone, but none of the layout's bank. */
   bankMismatch: boolean;
+  /**
+   * The card was not named by the SMS (no hint, or one several cards share) but taken from the
+   * payment holding the deposit's amount: good enough to check the card's chain, never enough to
+   * start one.
+   */
+  byHold?: boolean;
 };
 
 /**
@@ -122,9 +128,15 @@ export function evidenceProblem(input: {
 /**
  * Whether a message may serve as evidence for the ones after it (chain reference, original of a
  * duplicate): it passed every check and is about one card. A balance notice or a movement without
- * an amount cannot be checked against the chain, so it never moves it.
+ * an amount cannot be checked against the chain, so it never moves it. A card's first trusted
+ * message (no previous balance: trust on first use) must name the card itself.
  */
-export function isTrusted(facts: Pick<BankFacts, 'cardId' | 'direction' | 'amount'>, problem: EvidenceProblem | null): boolean {
+export function isTrusted(
+  facts: Pick<BankFacts, 'cardId' | 'direction' | 'amount'>,
+  problem: EvidenceProblem | null,
+  chain: { previous: TrustedMessage | null; byHold: boolean },
+): boolean {
+  if (chain.byHold && chain.previous === null) return false;
   return problem === null && facts.cardId !== null && (facts.direction === 'deposit' || facts.direction === 'withdrawal') && facts.amount !== null;
 }
 
@@ -178,5 +190,5 @@ export function decideEvidence(input: {
   const original = originalOf(facts, input.originals);
   if (original) return { kind: 'duplicate', original, facts };
   const problem = evidenceProblem({ sender: input.sender, parsed, resolution, previous: input.previous });
-  return { kind: 'checked', facts, problem, trusted: isTrusted(facts, problem) };
+  return { kind: 'checked', facts, problem, trusted: isTrusted(facts, problem, { previous: input.previous, byHold: resolution.byHold === true }) };
 }

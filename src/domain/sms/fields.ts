@@ -7,7 +7,7 @@ export type Field = { label: string; value: string };
 
 export function fieldsOf(body: string): Field[] {
   return body.split('\n').map((line) => {
-    const m = /^([^\d+\-:]*):?\s*(.*)$/.exec(line);
+    const m = /^([^\d+\-:*]*):?\s*(.*)$/.exec(line);
     return { label: (m?.[1] ?? '').trim(), value: (m?.[2] ?? '').trim() };
   });
 }

@@ -57,7 +57,10 @@ const CHECKS: Record<string, string> = {
   // A held message the merchant confirmed by hand is trusted by the merchant's word (decided_at set;
   // the schedule's merchant confirms at random, a real one after checking the bank): not the engine's.
   'a forged message trusted as evidence by the engine': `
-    SELECT id FROM bank_messages WHERE trusted AND decided_at IS NULL AND (sender = '${FORGER}' OR balance >= ${FORGED_BALANCE_FLOOR} OR balance IS NULL)`,
+    SELECT m.id, m.card_id, m.sender, m.balance::text, m.bank_time, m.received_at, m.created_at, m.status, m.account_hint,
+      (SELECT json_agg(json_build_object('id', o.id, 'balance', o.balance::text, 'bank_time', o.bank_time, 'received_at', o.received_at, 'created_at', o.created_at, 'trusted', o.trusted, 'status', o.status) ORDER BY o.created_at)
+         FROM bank_messages o WHERE o.card_id = m.card_id) AS card_history
+    FROM bank_messages m WHERE m.trusted AND m.decided_at IS NULL AND (m.sender = '${FORGER}' OR m.balance >= ${FORGED_BALANCE_FLOOR} OR m.balance IS NULL)`,
   'a sandbox payment with a fee': `SELECT id FROM payments WHERE sandbox AND (fee_state <> 'none' OR fee_amount <> 0)`,
   'a payment confirmed after its late window': `SELECT id FROM payments WHERE confirmed_at > late_until`,
   'a final state without its event': `
