@@ -1,34 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertPaymentRow } from '../support/db-rows.js';
 import { createTestDatabase } from '../support/harness.js';
 
 let client: pg.Client;
 let ids: { merchant: string; project: string; card: string; liveProject: string; liveCard: string; device: string; device2: string };
 
-async function insertPayment(overrides: Record<string, unknown> = {}) {
-  const row = {
-    id: randomUUID(),
-    project_id: ids.project,
-    merchant_id: ids.merchant,
-    card_id: ids.card,
-    amount_requested: 100_000,
-    code: 120,
-    amount_final: 100_120,
-    amount_mode: 'unique_code',
-    token: randomBytes(32).toString('base64url'),
-    expires_at: new Date(Date.now() + 900_000),
-    late_until: new Date(Date.now() + 4_500_000),
-    sandbox: true,
-    ...overrides,
-  };
-  const cols = Object.keys(row);
-  await client.query(
-    `insert into payments (${cols.join(',')}) values (${cols.map((_, i) => `$${i + 1}`).join(',')})`,
-    Object.values(row),
-  );
-  return row.id;
-}
+const insertPayment = (overrides: Record<string, unknown> = {}) => insertPaymentRow(client, ids, overrides);
 
 /** A pending live payment with its 1,000-rial fee reserved, on the live card. */
 function insertLivePayment(overrides: Record<string, unknown> = {}) {

@@ -1,8 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSITIONS } from '../../src/domain/payments/state-machine.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../src/domain/payments/types.js';
+import { insertPaymentRow } from '../support/db-rows.js';
 import { createTestDatabase } from '../support/harness.js';
 
 // The state machine's transition table and the database's `payments_guard` trigger state the same
@@ -26,26 +26,7 @@ function statusColumns(status: PaymentStatus) {
 }
 
 /** A sandbox payment (no fee, inside its late window) in `status`, inserted as such: the guard watches updates only. */
-async function insertPayment(status: PaymentStatus): Promise<string> {
-  const row = {
-    id: randomUUID(),
-    project_id: ids.project,
-    merchant_id: ids.merchant,
-    card_id: ids.card,
-    amount_requested: 100_000,
-    code: 120,
-    amount_final: 100_120,
-    amount_mode: 'unique_code',
-    token: randomBytes(32).toString('base64url'),
-    expires_at: new Date(Date.now() + 900_000),
-    late_until: new Date(Date.now() + 4_500_000),
-    sandbox: true,
-    ...statusColumns(status),
-  };
-  const cols = Object.keys(row);
-  await client.query(`INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
-  return row.id;
-}
+const insertPayment = (status: PaymentStatus) => insertPaymentRow(client, ids, statusColumns(status));
 
 /** Whether the database lets a payment move from `from` to `to`; a refusal other than the guard's fails the test. */
 async function accepts(from: PaymentStatus, to: PaymentStatus): Promise<boolean> {

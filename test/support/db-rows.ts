@@ -1,0 +1,31 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+
+/**
+ * A payment row inserted straight into the database, for tests of the database's own rules (guards,
+ * checks, indexes): a sandbox payment of 100,000 + code 120, inside its late window, on `ids`'s card.
+ */
+export async function insertPaymentRow(
+  client: pg.Client,
+  ids: { merchant: string; project: string; card: string },
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
+  const row = {
+    id: randomUUID(),
+    project_id: ids.project,
+    merchant_id: ids.merchant,
+    card_id: ids.card,
+    amount_requested: 100_000,
+    code: 120,
+    amount_final: 100_120,
+    amount_mode: 'unique_code',
+    token: randomBytes(32).toString('base64url'),
+    expires_at: new Date(Date.now() + 900_000),
+    late_until: new Date(Date.now() + 4_500_000),
+    sandbox: true,
+    ...overrides,
+  };
+  const cols = Object.keys(row);
+  await client.query(`INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+  return row.id;
+}
