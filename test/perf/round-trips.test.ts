@@ -80,8 +80,9 @@ describe('round trips per request', () => {
     let listed: unknown;
     const sent = await statementsOf(async () => (listed = await gqlOk(app.baseUrl, devices, {}, shop.merchantKey)));
     expect(listed).toEqual({ viewer: { merchant: { devices: [{ online: true }, { online: false }, { online: false }] } } });
-    // The merchant, its devices, and whether each is online.
-    expect(sent).toHaveLength(3);
+    // The merchant, its devices, and whether each is online (a credential lookup, when the half-second
+    // auth cache expired between the two calls on a loaded machine, is not this query's).
+    expect(sent.filter((s) => !s.startsWith('auth-'))).toHaveLength(3);
   });
 
   it('a credential not seen in the last half second costs one lookup, then none', async () => {
