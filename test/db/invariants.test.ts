@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPaymentRow } from '../support/db-rows.js';
+import { insertPaymentRow, insertSandboxShop } from '../support/db-rows.js';
 import { createTestDatabase } from '../support/harness.js';
 
 let client: pg.Client;
@@ -50,26 +50,19 @@ async function expectPgError(promise: Promise<unknown>, code: string) {
 beforeAll(async () => {
   client = new pg.Client({ connectionString: await createTestDatabase() });
   await client.connect();
-  const m = await client.query(`insert into merchants (name) values ('M') returning id`);
-  const p = await client.query(`insert into projects (merchant_id, name, sandbox) values ($1, 'P', true) returning id`, [m.rows[0].id]);
-  const c = await client.query(
-    `insert into cards (project_id, merchant_id, bank_code, card_number, holder_name) values ($1, $2, 'mellat', '6104337812345678', 'H') returning id`,
-    [p.rows[0].id, m.rows[0].id],
-  );
-  const lp = await client.query(`insert into projects (merchant_id, name, sandbox) values ($1, 'L', false) returning id`, [m.rows[0].id]);
+  const shop = await insertSandboxShop(client);
+  const lp = await client.query(`insert into projects (merchant_id, name, sandbox) values ($1, 'L', false) returning id`, [shop.merchant]);
   const [d1, d2] = await Promise.all(
     ['d1', 'd2'].map((name) =>
-      client.query(`insert into devices (merchant_id, name, token_hash, token_prefix) values ($1, $2, $3, 'dt_z') returning id`, [m.rows[0].id, name, randomUUID()]),
+      client.query(`insert into devices (merchant_id, name, token_hash, token_prefix) values ($1, $2, $3, 'dt_z') returning id`, [shop.merchant, name, randomUUID()]),
     ),
   );
   const lc = await client.query(
     `insert into cards (project_id, merchant_id, device_id, bank_code, card_number, holder_name) values ($1, $2, $3, 'mellat', '6104337812349999', 'H') returning id`,
-    [lp.rows[0].id, m.rows[0].id, d1!.rows[0].id],
+    [lp.rows[0].id, shop.merchant, d1!.rows[0].id],
   );
   ids = {
-    merchant: m.rows[0].id,
-    project: p.rows[0].id,
-    card: c.rows[0].id,
+    ...shop,
     liveProject: lp.rows[0].id,
     liveCard: lc.rows[0].id,
     device: d1!.rows[0].id,

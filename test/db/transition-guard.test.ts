@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSITIONS } from '../../src/domain/payments/state-machine.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../src/domain/payments/types.js';
-import { insertPaymentRow } from '../support/db-rows.js';
+import { insertPaymentRow, insertSandboxShop } from '../support/db-rows.js';
 import { createTestDatabase } from '../support/harness.js';
 
 // The state machine's transition table and the database's `payments_guard` trigger state the same
@@ -48,13 +48,7 @@ async function accepts(from: PaymentStatus, to: PaymentStatus): Promise<boolean>
 beforeAll(async () => {
   client = new pg.Client({ connectionString: await createTestDatabase() });
   await client.connect();
-  const m = await client.query(`INSERT INTO merchants (name) VALUES ('M') RETURNING id`);
-  const p = await client.query(`INSERT INTO projects (merchant_id, name, sandbox) VALUES ($1, 'P', true) RETURNING id`, [m.rows[0].id]);
-  const c = await client.query(
-    `INSERT INTO cards (project_id, merchant_id, bank_code, card_number, holder_name) VALUES ($1, $2, 'mellat', '6104337812345678', 'H') RETURNING id`,
-    [p.rows[0].id, m.rows[0].id],
-  );
-  ids = { merchant: m.rows[0].id, project: p.rows[0].id, card: c.rows[0].id };
+  ids = await insertSandboxShop(client);
 });
 afterAll(() => client.end());
 

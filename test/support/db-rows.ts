@@ -29,3 +29,14 @@ export async function insertPaymentRow(
   await client.query(`INSERT INTO payments (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
   return row.id;
 }
+
+/** A merchant with a sandbox project and one Mellat card on no phone, inserted straight into the database. */
+export async function insertSandboxShop(client: pg.Client): Promise<{ merchant: string; project: string; card: string }> {
+  const m = await client.query(`INSERT INTO merchants (name) VALUES ('M') RETURNING id`);
+  const p = await client.query(`INSERT INTO projects (merchant_id, name, sandbox) VALUES ($1, 'P', true) RETURNING id`, [m.rows[0].id]);
+  const c = await client.query(
+    `INSERT INTO cards (project_id, merchant_id, bank_code, card_number, holder_name) VALUES ($1, $2, 'mellat', '6104337812345678', 'H') RETURNING id`,
+    [p.rows[0].id, m.rows[0].id],
+  );
+  return { merchant: m.rows[0].id, project: p.rows[0].id, card: c.rows[0].id };
+}
