@@ -7,6 +7,8 @@ const inFlight = (fallback: number) => z.coerce.number().int().min(1).max(256).d
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url().optional(),
+  // A session of its own (migrations, LISTEN, pg-boss wake-ups) when DATABASE_URL is a transaction pooler.
+  DATABASE_DIRECT_URL: z.url().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -34,6 +36,12 @@ const envSchema = z.object({
 export type Config = {
   nodeEnv: 'development' | 'production' | 'test';
   databaseUrl: string | undefined;
+  /**
+   * Straight to PostgreSQL (default: DATABASE_URL), for what needs a session of its own:
+   * migrations and their lock, LISTEN (payment fan-out, credential cache) and pg-boss's wake-ups.
+   * DATABASE_URL may then be PgBouncer in transaction mode. Unset with the embedded default.
+   */
+  databaseDirectUrl: string | undefined;
   port: number;
   publicBaseUrl: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -75,9 +83,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid environment:\n  SECRET_KEY: required when DATABASE_URL is set (it encrypts stored webhook secrets)',
     );
   }
+  if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
+    throw new ConfigError(
+      'Invalid environment:\n  DATABASE_DIRECT_URL: set it together with DATABASE_URL (the embedded default needs neither)',
+    );
+  }
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
     port: e.PORT,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

@@ -81,7 +81,7 @@ async function main() {
   const log = createLogger(config.logLevel);
   if (role !== 'worker') await checkPortFree(config.port);
   const db = await openDatabase(config, log);
-  const runtime = await startRuntime({ config, databaseUrl: db.databaseUrl, secretKey: db.secretKey, role, log }).catch(async (err: unknown) => {
+  const runtime = await startRuntime({ config, databaseUrl: db.databaseUrl, directUrl: db.directUrl, secretKey: db.secretKey, role, log }).catch(async (err: unknown) => {
     await db.close().catch(() => undefined);
     if (isPortInUse(err)) throw portInUse(config.port);
     throw err;
@@ -96,7 +96,8 @@ async function main() {
   } else {
     console.log('Gateway worker running (jobs only)');
   }
-  console.log(db.embedded ? `  Postgres:  embedded on 127.0.0.1:${db.embedded.port} (data in ${config.dataDir}/pg)` : '  Postgres:  DATABASE_URL');
+  const postgres = db.directUrl === db.databaseUrl ? 'DATABASE_URL' : 'DATABASE_URL (sessions: DATABASE_DIRECT_URL)';
+  console.log(db.embedded ? `  Postgres:  embedded on 127.0.0.1:${db.embedded.port} (data in ${config.dataDir}/pg)` : `  Postgres:  ${postgres}`);
   if (config.webhookAllowPrivate) {
     console.log('  Webhooks:  loopback and private targets allowed over http (development; WEBHOOK_ALLOW_PRIVATE=0 refuses them)');
   }

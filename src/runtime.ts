@@ -9,6 +9,7 @@ import type { Logger } from './logger.js';
 import { JobQueue } from './queue/job-queue.js';
 import { PaymentNotifier } from './events/payment-notifier.js';
 import { RateLimits } from './domain/rate-limits.js';
+import { ensureExpiryJobFunction } from './domain/payments/store/expiry-job.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -20,7 +21,13 @@ export type Runtime = { deps: Deps; http: HttpServer | null; stop: () => Promise
  */
 export async function startRuntime(opts: {
   config: Config;
+  /** The process's pool (Prisma, typed SQL, pg-boss's queries): DATABASE_URL, may be a transaction pooler. */
   databaseUrl: string;
+  /**
+   * A session of its own for LISTEN (payment fan-out, credential cache, pg-boss wake-ups). Default:
+   * DATABASE_DIRECT_URL when `databaseUrl` is the configured DATABASE_URL, else `databaseUrl`.
+   */
+  directUrl?: string;
   secretKey: string;
   role: Role;
   log: Logger;
@@ -29,13 +36,17 @@ export async function startRuntime(opts: {
   lookup?: Deps['lookup'];
 }): Promise<Runtime> {
   const { config, role, log } = opts;
+  const directUrl = opts.directUrl ?? (opts.databaseUrl === config.databaseUrl ? config.databaseDirectUrl : undefined) ?? opts.databaseUrl;
   // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool.
   const pool = createPool(opts.databaseUrl, role === 'api' ? 10 : 24);
   pool.on('error', (err) => log.warn({ err }, 'database pool: idle connection lost'));
   const prisma = createPrisma(pool);
-  const jobs = await JobQueue.start(opts.databaseUrl, log, { work: role !== 'api' }, jobDefinitions);
+  const jobs = await JobQueue.start({ pooled: opts.databaseUrl, direct: directUrl }, log, { work: role !== 'api' }, jobDefinitions);
   const serving = role !== 'worker';
-  const notifier = serving ? await PaymentNotifier.start(opts.databaseUrl, log) : null;
+  const notifier = serving ? await PaymentNotifier.start(directUrl, log) : null;
+  // The creates' expiry-job function is installed now, not by the first create inside its
+  // transaction, where it would wait for a second pooled connection while holding one.
+  if (serving) await ensureExpiryJobFunction(pool, jobs);
   const deps: Deps = {
     config,
     prisma,

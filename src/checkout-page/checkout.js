@@ -9,7 +9,7 @@
   const api = '/v1/checkout/' + encodeURIComponent(token);
   const $ = (id) => document.getElementById(id);
 
-  const FIELDS = 'token status amountRequested amountFinal amountMode displayUnit autoConfirm description orderId ' +
+  const FIELDS = 'token status amountRequested amountFinal amountMode currency displayUnit autoConfirm description orderId ' +
     'expiresAt remainingSeconds callbackUrl payerReportedPaidAt confirmedAt receiptCode sandbox paymentId lateUntil ' +
     'card { bankCode bankName cardNumber holderName } project { displayName logoUrl color note supportPhone } link { slug title }';
   const REPORT_FIELDS = ['payerCardLast4', 'payerTrackingNumber', 'payerPhone'];
@@ -117,7 +117,11 @@
     if (extra && extra.target) $('return-link').href = extra.target;
     if (extra && extra.receipt) {
       $('receipt-code').textContent = extra.receipt.code || '—';
-      $('receipt-amount').textContent = rials(extra.receipt.amount) + ' ریال';
+      // The shop's unit first, as the amount panel shows it.
+      const r = extra.receipt;
+      $('receipt-amount').textContent = r.currency === 'IRT'
+        ? tomans(r.amount) + ' تومان (' + rials(r.amount) + ' ریال)'
+        : rials(r.amount) + ' ریال (' + tomans(r.amount) + ' تومان)';
     }
     show(box, true);
   }
@@ -164,7 +168,7 @@
       }, 1000);
       return;
     }
-    const receipt = status === 'confirmed' ? { code: v.receiptCode, amount: v.amountFinal } : null;
+    const receipt = status === 'confirmed' ? { code: v.receiptCode, amount: v.amountFinal, currency: v.currency } : null;
     showResult(tone, title, text, { receipt });
   }
 

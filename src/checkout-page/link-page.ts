@@ -1,6 +1,7 @@
 import type { getPublicLink } from '../domain/links/public.js';
 import { renderBrand, themeHref } from './brand.js';
-import { escapeHtml, formatRials, formatTomans } from './format.js';
+import { amountLines } from './amount.js';
+import { escapeHtml, formatRials } from './format.js';
 import { documentShell } from './shell.js';
 
 export type PublicLink = Awaited<ReturnType<typeof getPublicLink>>;
@@ -13,8 +14,7 @@ function amountBlock(link: PublicLink): string {
   if (link.amount !== null) {
     return `<section class="panel amount" aria-labelledby="amount-title">
       <h1 id="amount-title" class="panel-title">مبلغ پرداخت</h1>
-      <p class="amount-rial"><data value="${escapeHtml(link.amount)}">${formatRials(link.amount)}</data> <span class="unit">ریال</span></p>
-      <p class="amount-toman">معادل <span>${formatTomans(link.amount)}</span> تومان</p>
+      ${amountLines(link.amount, 'IRR')}
     </section>`;
   }
   const min = link.minAmount ?? DEFAULT_MIN;

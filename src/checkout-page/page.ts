@@ -1,6 +1,7 @@
 import type { CheckoutView } from '../domain/checkout/view.js';
 import { renderBrand, themeHref } from './brand.js';
-import { escapeHtml, faDigits, formatCountdown, formatRials, formatTomans, groupCardNumber } from './format.js';
+import { amountLines } from './amount.js';
+import { escapeHtml, faDigits, formatCountdown, groupCardNumber } from './format.js';
 import { documentShell } from './shell.js';
 
 export { renderNotFoundPage } from './shell.js';
@@ -13,8 +14,7 @@ const hidden = (visible: boolean) => (visible ? '' : ' hidden');
 function amountPanel(v: CheckoutView): string {
   return `<section class="panel amount" aria-labelledby="amount-title">
       <h1 id="amount-title" class="panel-title">مبلغ قابل واریز</h1>
-      <p class="amount-rial"><data id="amount-rial" value="${escapeHtml(v.amountFinal)}">${formatRials(v.amountFinal)}</data> <span class="unit">ریال</span></p>
-      <p class="amount-toman">معادل <span id="amount-toman">${formatTomans(v.amountFinal)}</span> تومان</p>
+      ${amountLines(v.amountFinal, v.currency, { rial: 'amount-rial', toman: 'amount-toman' })}
       <button type="button" class="btn btn-secondary" id="copy-amount">کپی مبلغ</button>
       <p class="hint">دقیقاً همین مبلغ را واریز کنید. چند رقم آخر این مبلغ کد شناسایی پرداخت شماست؛ با مبلغ گرد یا متفاوت، پرداخت خودکار تأیید نمی‌شود.</p>
       <p id="description" class="description" dir="auto"${hidden(Boolean(v.description))}>${escapeHtml(v.description ?? '')}</p>

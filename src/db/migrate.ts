@@ -19,6 +19,7 @@ export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
  */
 export const DEFINITIONS = [
   'src/domain/cards/sql/match_scope.sql',
+  'src/domain/cards/sql/jalali_month.sql',
   'src/domain/devices/sql/device_online.sql',
   'src/domain/credit/sql/payment_fee.sql',
   'src/domain/codes/sql/draw_code.sql',
@@ -77,6 +78,8 @@ async function readDefinitions(): Promise<string[]> {
  * transaction, under an advisory lock so that processes starting together migrate once. A process
  * older than the database (it lacks a migration the database has applied, as in a rolling upgrade)
  * leaves the definitions as the newer code wrote them. Returns the names of the migrations it applied.
+ * `databaseUrl` must give a session of its own (DATABASE_DIRECT_URL, never a transaction pooler):
+ * the lock is a session advisory lock, taken and released on this one connection.
  */
 export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrations = await readMigrations(dir);

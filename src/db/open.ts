@@ -8,7 +8,10 @@ import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from './em
 import { migrate } from './migrate.js';
 
 export type OpenDatabase = {
+  /** For the process's pool (Prisma, the typed hot paths, pg-boss's queries): may be a transaction pooler. */
   databaseUrl: string;
+  /** A session of its own, straight to PostgreSQL: migrations, LISTEN, pg-boss's wake-ups. */
+  directUrl: string;
   secretKey: string;
   /** Set when this process uses the embedded server (started here or found running). */
   embedded: EmbeddedServer | null;
@@ -28,14 +31,17 @@ async function localSecretKey(dataDir: string): Promise<string> {
 }
 
 /**
- * The database this process runs on: DATABASE_URL when set, else an embedded PostgreSQL under the
- * data folder on its own port. Either way it is migrated before anything else touches it.
+ * The database this process runs on: DATABASE_URL when set (DATABASE_DIRECT_URL, default the same,
+ * for sessions), else an embedded PostgreSQL under the data folder on its own port. Either way it is
+ * migrated before anything else touches it, over the direct URL: the migration lock is a session's.
  */
 export async function openDatabase(config: Config, log: Logger): Promise<OpenDatabase> {
   let databaseUrl: string;
+  let directUrl: string;
   let embedded: EmbeddedServer | null = null;
   if (config.databaseUrl) {
     databaseUrl = config.databaseUrl;
+    directUrl = config.databaseDirectUrl ?? config.databaseUrl;
   } else {
     embedded = await startEmbeddedPostgres({
       dir: path.join(config.dataDir, 'pg'),
@@ -43,9 +49,10 @@ export async function openDatabase(config: Config, log: Logger): Promise<OpenDat
       onLog: (line) => log.trace({ postgres: line.trim() }, 'embedded postgres'),
     });
     databaseUrl = await ensureDatabase(embedded.serverUrl, 'gateway');
+    directUrl = databaseUrl;
   }
-  const applied = await migrate(databaseUrl);
+  const applied = await migrate(directUrl);
   if (applied.length) log.info({ applied }, 'database migrated');
   const secretKey = config.secretKey ?? (await localSecretKey(config.dataDir));
-  return { databaseUrl, secretKey, embedded, close: async () => embedded?.stop() };
+  return { databaseUrl, directUrl, secretKey, embedded, close: async () => embedded?.stop() };
 }

@@ -2,14 +2,27 @@ import pg from 'pg';
 
 /**
  * Statements this process has sent through its pool: a count, and while `names` is an array the
- * name of each (a prepared statement's name, else the start of its text), for the round-trip test
+ * name of each (a typed statement's label, else the start of its text), for the round-trip test
  * (test/perf/round-trips.test.ts). An increment per statement costs nothing next to the round trip.
  */
 export const statementLog: { sent: number; names: string[] | null } = { sent: 0, names: null };
 
-type QueryConfigLike = { name?: string; text?: string };
+/** Where `statement()` (src/db/statement.ts) puts its label on a query config: pg never reads it. */
+export const STATEMENT_LABEL = Symbol('statement label');
+
+type QueryConfigLike = { name?: string; text?: string; [STATEMENT_LABEL]?: string };
 
 type Callback = (err: Error | null, res?: unknown) => void;
+
+/**
+ * Refused on the process pool: DATABASE_URL may be PgBouncer in transaction mode, where a prepared
+ * statement lives on one server connection while the next transaction may get another.
+ */
+function namedStatementError(name: string): Error {
+  return new Error(
+    `named prepared statement "${name}" refused: the pool may run through PgBouncer in transaction mode; send it unnamed (src/db/statement.ts)`,
+  );
+}
 
 /**
  * A pg client that counts what it sends (Prisma and the typed hot paths share this pool) and runs
@@ -19,7 +32,8 @@ type Callback = (err: Error | null, res?: unknown) => void;
  * includes two or more relations loads them concurrently on the transaction's one connection
  * (prisma/orm#29407, fix proposed in prisma/orm#29979). Waiting here for the previous statement is
  * the "external flow control" pg asks for; clients of the pool are separate connections, so
- * statements on different connections still run in parallel.
+ * statements on different connections still run in parallel. It sends no named prepared statement
+ * (see `namedStatementError`): Prisma's adapter sends its statements unnamed, and so does `statement`.
  */
 class CountingClient extends pg.Client {
   /** Settles when this connection's last statement has; never rejects. */
@@ -30,7 +44,14 @@ class CountingClient extends pg.Client {
     statementLog.sent++;
     const first = args[0] as string | QueryConfigLike;
     if (statementLog.names) {
-      statementLog.names.push(typeof first === 'string' ? first.slice(0, 60) : (first.name ?? first.text?.slice(0, 60) ?? '?'));
+      statementLog.names.push(typeof first === 'string' ? first.slice(0, 60) : (first[STATEMENT_LABEL] ?? first.name ?? first.text?.slice(0, 60) ?? '?'));
+    }
+    if (typeof first === 'object' && first !== null && first.name) {
+      const err = namedStatementError(first.name);
+      const callback = typeof args.at(-1) === 'function' ? (args.at(-1) as Callback) : undefined;
+      if (!callback) return Promise.reject(err) as never;
+      queueMicrotask(() => callback(err));
+      return undefined as never;
     }
     const send = super.query as (...a: unknown[]) => Promise<unknown>;
     // Cursors, streams and config-held callbacks settle by events pg emits; nothing here sends them.
@@ -48,6 +69,8 @@ class CountingClient extends pg.Client {
 /**
  * The one pool of a process: Prisma (management, Pothos relations) and the hot paths' typed SQL
  * (src/db/statement.ts) both draw from it, so a request never waits on a second pool's connections.
+ * `connectionString` is DATABASE_URL, which may be PgBouncer in transaction mode: nothing sent
+ * through this pool relies on a session (no named statements, LISTEN, session locks or SET).
  */
 export function createPool(connectionString: string, max: number): pg.Pool {
   return new pg.Pool({ connectionString, max, Client: CountingClient });

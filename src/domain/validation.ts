@@ -65,11 +65,16 @@ function findHostileValues(value: unknown, path: (string | number)[] = [], out: 
 export function toFieldErrors(error: z.ZodError): FieldError[] {
   const seen = new Set<string>();
   const fields: FieldError[] = [];
-  for (const issue of error.issues) {
-    const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
-    if (seen.has(field)) continue;
+  const add = (path: PropertyKey[], message: string) => {
+    const field = path.length ? path.map(String).join('.') : 'body';
+    if (seen.has(field)) return;
     seen.add(field);
-    fields.push({ field, message: issue.message });
+    fields.push({ field, message });
+  };
+  for (const issue of error.issues) {
+    // A field the interface does not define is named, one entry each (a strict schema's refusal).
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) add([...issue.path, key], 'is not a field of this request');
+    else add(issue.path, issue.message);
   }
   return fields;
 }

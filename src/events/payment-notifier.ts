@@ -13,6 +13,9 @@ export type PaymentChange = { kind: 'payment'; paymentId: string; projectId: str
 export type CredentialCheck = { kind: 'credentials' };
 export type Signal = PaymentChange | CredentialCheck;
 
+/** The LISTEN connection's application_name, as pg_stat_activity (and a pooler's client list) shows it. */
+export const LISTENER_NAME = 'gateway-listen';
+
 export type FeedKey = `payment:${string}` | `project:${string}` | 'credentials';
 
 /**
@@ -34,7 +37,12 @@ function changePayload(change: { id: string; projectId: string }, eventId: strin
   return JSON.stringify({ p: change.id, j: change.projectId, e: eventId });
 }
 
-/** One LISTEN connection per API process, fanned out to local subscribers by payment and project. */
+/**
+ * One LISTEN connection per API process, fanned out to local subscribers by payment and project.
+ * It needs a session of its own: its URL is DATABASE_DIRECT_URL, never a transaction pooler (which
+ * would run the LISTEN on a server connection it then lends to other clients). NOTIFY, sent inside
+ * the writers' transactions, goes through the pooler like any statement.
+ */
 export class PaymentNotifier {
   private readonly listeners = new Map<FeedKey, Set<(s: Signal) => void>>();
   private readonly feeds = new Set<Feed<Signal>>();
@@ -53,7 +61,7 @@ export class PaymentNotifier {
   }
 
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true });
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: LISTENER_NAME });
     client.on('notification', (msg) => (msg.channel === CREDENTIALS ? this.emit('credentials', { kind: 'credentials' }) : this.dispatch(msg.payload)));
     client.on('error', (err) => {
       this.log.warn({ err }, 'payment notifier connection lost; reconnecting');

@@ -21,7 +21,7 @@ import { deviceScope } from '../domain/cards/selection.js';
 import type { Deps } from '../domain/deps.js';
 import { matchDeposit, type ScopeCard } from '../domain/matching/match-deposit.js';
 import { effectiveTime, parseSms } from '../domain/sms/registry.js';
-import { sameSender } from '../domain/sms/sender-match.js';
+import { banksOfSender } from '../domain/sms/senders.js';
 import { parseInput } from '../domain/validation.js';
 
 /**
@@ -83,7 +83,7 @@ async function processOnce(tx: Tx, deps: Deps, messageId: string): Promise<Messa
   // Real SMS always come from a phone (device routes); only simulations have none, and they do not come here.
   if (!message.deviceId) return settle(tx, messageId, 'unparsed', 'The message came from no phone.');
   const cards = await phoneCards(tx, message.deviceId);
-  const { parsed } = parseSms(message.sender, message.body, message.receivedAt, vouchedBanks(cards, message.sender));
+  const { parsed } = parseSms(message.sender, message.body, message.receivedAt, banksOfSender(cards, message.sender));
   if (!parsed) return settle(tx, messageId, 'unparsed', 'No bank parser recognised this message; it is kept for review.');
   // Issue 13: a misread figure (beyond BIGINT or any real transfer) is `unparsed`, never stuck.
   const implausible = implausibleParse(parsed);
@@ -118,11 +118,6 @@ async function processOnce(tx: Tx, deps: Deps, messageId: string): Promise<Messa
   if (resolution.cards.length === 0) return settle(tx, messageId, 'unmatched', `The SMS names account …${parsed.accountHint}, which matches no card on this device.`);
   const result = await matchDeposit(tx, deps.jobs, messageId, scope, resolution.cards, { amount: parsed.amount!, at, simulated: false, review: evidence.problem });
   return settle(tx, messageId, result.status, result.statusReason, result);
-}
-
-/** Banks of the phone's cards whose merchant-vouched sender (`smsSender`) sent this message. */
-function vouchedBanks(cards: { bankCode: string; smsSender: string | null }[], sender: string): string[] {
-  return cards.filter((c) => c.smsSender !== null && sameSender(c.smsSender, sender)).map((c) => c.bankCode);
 }
 
 // A phone's backlog that arrived out of order is caught up in one go, within reason.

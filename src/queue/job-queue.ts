@@ -1,4 +1,7 @@
-import { PgBoss, fromPrisma, type Db as IDatabase, type Job, type JobResult, type Queue, type SendOptions, type WorkOptions } from 'pg-boss';
+import { PgBoss, fromPrisma, type Db as IDatabase, type Job, type JobResult, type Queue, type SendOptions, type Warning, type WorkOptions } from 'pg-boss';
+// pg-boss's own connection (pool, transactions, LISTEN with heartbeat and reconnect); pinned
+// with pg-boss (12.35.0), whose package has no export map, so the path is stable for that version.
+import PgBossDb from 'pg-boss/dist/db.js';
 import type { Config } from '../config.js';
 import type { Tx } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
@@ -110,22 +113,70 @@ export function checkedJob<D extends { log: Logger }, K extends JobName>(
   };
 }
 
+/** pg-boss's LISTEN connection's application_name when it has a URL of its own (its pool's is `pgboss`). */
+export const JOB_LISTENER_NAME = 'pgboss-listen';
+
+/** Where pg-boss connects: its queries (may be a transaction pooler) and its LISTEN (a session of its own). */
+export type JobQueueUrls = { pooled: string; direct: string };
+
+/**
+ * pg-boss's connection with its LISTEN moved to the direct URL. Everything else pg-boss sends is
+ * pooler-safe: unnamed statements, transactions as one multi-statement query or on one pinned
+ * client, transaction-scoped advisory locks and SET LOCAL only. Its wake-up LISTEN would be lost
+ * behind a transaction pooler (and its heartbeat would find the channel gone and reconnect forever),
+ * so that one connection goes straight to PostgreSQL. pg-boss opens and closes this like its own.
+ */
+class SplitDb extends PgBossDb {
+  private readonly listener: PgBossDb;
+
+  constructor(options: ConstructorParameters<typeof PgBossDb>[0], directUrl: string) {
+    super(options);
+    this.listener = new PgBossDb({ ...options, connectionString: directUrl, max: 1, application_name: JOB_LISTENER_NAME });
+    // Listener failures (a lost connection, before it reconnects) surface as pg-boss errors.
+    this.listener.on('error', (err) => this.emit('error', err));
+  }
+
+  override async open(): Promise<void> {
+    await super.open();
+    // Opening creates an empty pool; only `listen` below connects, with its own client.
+    if (!this.listener.opened) await this.listener.open();
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    if (this.listener.opened) await this.listener.close();
+  }
+
+  override listen(channel: string, onNotification: (payload: string) => void, onReconnect: () => void) {
+    return this.listener.listen(channel, onNotification, onReconnect);
+  }
+}
+
 /**
  * pg-boss behind the few verbs the domain uses. `send` with a transaction commits or rolls back
  * the job together with the state change that needs it.
  */
 export class JobQueue {
+  /** False when pg-boss could not LISTEN and wakes workers by polling only (see `start`). */
+  private listening = true;
+
   private constructor(
     private readonly boss: PgBoss,
     private readonly log: Logger,
   ) {}
 
-  static async start(connectionString: string, log: Logger, role: JobQueueRole, definitions: JobDefinition<never>[]): Promise<JobQueue> {
+  /**
+   * pg-boss's queries go to `urls.pooled` (DATABASE_URL, which may be PgBouncer in transaction
+   * mode), its wake-up LISTEN to `urls.direct` (DATABASE_DIRECT_URL).
+   */
+  static async start(urls: JobQueueUrls, log: Logger, role: JobQueueRole, definitions: JobDefinition<never>[]): Promise<JobQueue> {
+    // Workers fetch and settle from many loops at once; an API process only sends.
+    const max = role.work ? 10 : 4;
+    const connection = { connectionString: urls.pooled, max, application_name: 'pgboss' };
     const boss = new PgBoss({
-      connectionString,
+      ...(urls.direct === urls.pooled ? connection : { db: new SplitDb(connection, urls.direct) }),
       useListenNotify: true,
-      // Workers fetch and settle from many loops at once; an API process only sends.
-      max: role.work ? 10 : 4,
+      max,
       // Only workers run maintenance and cron; API processes just send.
       supervise: role.work,
       schedule: role.work,
@@ -133,12 +184,23 @@ export class JobQueue {
       superviseIntervalSeconds: 10,
       monitorIntervalSeconds: 10,
     });
+    const queue = new JobQueue(boss, log);
     boss.on('error', (err) => log.error({ err }, 'job queue error'));
+    boss.on('warning', (warning: Warning) => {
+      if ((warning.data as { type?: string }).type !== 'listen_notify_unavailable') return;
+      queue.listening = false;
+      log.warn({ warning }, 'job queue: no LISTEN connection (is DATABASE_DIRECT_URL a session, not a transaction pooler?); workers poll');
+    });
     await boss.start();
     for (const def of definitions) {
       await boss.createQueue(def.name, { ...def.options, notify: true });
     }
-    return new JobQueue(boss, log);
+    return queue;
+  }
+
+  /** Whether pg-boss's LISTEN connection is up, so new jobs wake workers at once rather than at the next poll. */
+  get wakesOnNotify(): boolean {
+    return this.listening;
   }
 
   async send<K extends JobName>(name: K, data: JobPayload<K>, options: SendJobOptions = {}): Promise<string | null> {

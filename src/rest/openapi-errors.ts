@@ -6,7 +6,8 @@ export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 
 
 const ERROR_RESPONSES: Record<ErrorStatus, [name: string, description: string, examples: Record<string, ReturnType<typeof errorExample>>]> = {
   400: ['BadRequest', 'The body is not JSON, or a field breaks a rule (`details.fields` names each one).', {
-    invalid_request: errorExample('invalid_request', 'The request is invalid.', { fields: [{ field: 'amount', message: 'must be at least 10000' }] }),
+    invalid_request: errorExample('invalid_request', 'The request is invalid.', { fields: [{ field: 'amount', message: 'must be between 10000 and 1000000000 rials' }] }),
+    unknown_field: errorExample('invalid_request', 'foo: unknown field: not part of this request', { fields: [{ field: 'foo', message: 'unknown field: not part of this request' }] }),
     invalid_json: errorExample('invalid_json', 'The request body is not valid JSON.'),
   }],
   401: ['Unauthorized', 'The credential is missing, malformed, unknown, revoked or of the wrong kind.', {
@@ -21,8 +22,9 @@ const ERROR_RESPONSES: Record<ErrorStatus, [name: string, description: string, e
     sandbox_only: errorExample('sandbox_only', 'This operation is only available on sandbox projects.'),
   }],
   404: ['NotFound', 'No such id, token or slug among those the caller may see.', { not_found: errorExample('not_found', 'Not found.') }],
-  409: ['Conflict', 'The payment’s state does not allow this (`details.status`), or an Idempotency-Key was reused with another body.', {
+  409: ['Conflict', 'The payment’s state does not allow this (`details.status`), an Idempotency-Key was reused with another body, or verify was given an amount that is not the payment’s.', {
     invalid_state: errorExample('invalid_state', 'The payment is not pending.', { status: 'confirmed' }),
+    amount_mismatch: errorExample('amount_mismatch', 'The amount given (15000000 rials) is not the payment’s amountRequested (1500000 rials).', { amountRequested: '1500000', given: '15000000' }),
     idempotency_conflict: errorExample('idempotency_conflict', 'This Idempotency-Key was used with a different body.'),
   }],
   413: ['PayloadTooLarge', 'The body is over 64 KiB.', { payload_too_large: errorExample('payload_too_large', 'The request body is too large.') }],
@@ -31,7 +33,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, [name: string, description: string, e
   }],
   429: ['RateLimited', 'Too many requests; retry after `Retry-After` seconds.', { rate_limited: errorExample('rate_limited', 'Too many requests.') }],
   500: ['InternalError', 'Something failed inside the service; nothing internal is shown.', { internal_error: errorExample('internal_error', 'Internal error.') }],
-  503: ['NoCardAvailable', 'No card can take this payment; `details.reasons` says why.', {
+  503: ['NoCardAvailable', 'No card can take this payment; `details.reasons` says why: no_active_card, device_offline, daily_amount_cap_reached, daily_count_cap_reached, monthly_amount_cap_reached, monthly_count_cap_reached, codes_exhausted.', {
     no_card_available: errorExample('no_card_available', 'No card is available.', { reasons: ['device_offline', 'daily_amount_cap_reached'] }),
   }],
 };

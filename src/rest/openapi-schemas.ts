@@ -1,4 +1,5 @@
 import { errorCatalog } from '../errors.js';
+import { CURRENCIES } from '../domain/banking/currency.js';
 import { PAYMENT_STATUSES } from '../domain/payments/types.js';
 
 /** Response schemas and examples of the OpenAPI document (request schemas come from the domain's zod). */
@@ -24,9 +25,10 @@ export const obj = (description: string, properties: Record<string, Schema>): Sc
 });
 
 const status = described('The payment’s state.', { type: 'string', enum: [...PAYMENT_STATUSES] });
+const currency = (description: string) => str(description, { enum: [...CURRENCIES] });
 
 export const AMOUNT_INPUT: Schema = {
-  description: 'Rials, as an integer or a string of digits (Persian and Arabic-Indic digits accepted).',
+  description: 'A whole amount in the request’s `currency` (rials unless it is IRT, toman), as an integer or a string of digits (Persian and Arabic-Indic digits accepted).',
   oneOf: [
     { type: 'integer', minimum: 0, examples: [1500000] },
     { type: 'string', pattern: '^[0-9۰-۹٠-٩]+$', examples: ['1500000'] },
@@ -40,6 +42,7 @@ const paymentFields = {
   amountFinal: digits('The exact amount to transfer, in rials: amountRequested + code.'),
   code: int('Rials added to make the amount unique (a multiple of 10).'),
   amountMode: str('How the final amount is made.', { examples: ['unique_code'] }),
+  currency: currency('The unit the amounts were sent in at creation: IRR (rials) or IRT (toman). Amounts are returned in rials.'),
   orderId: nstr('Your order identifier.'),
   description: nstr('Shown to the payer.'),
   token: str('The payment token (43 URL-safe characters): addresses the checkout; `service_token` on the callback.'),
@@ -68,6 +71,7 @@ const paymentExample = {
   amountFinal: '1500370',
   code: 370,
   amountMode: 'unique_code',
+  currency: 'IRR',
   orderId: 'order-1001',
   description: 'Two books',
   token: 'q9mJ3v0c6Yh1cP4m2yXbq3Zk7wT0aN5dLr8sVf2eHgU',
@@ -134,6 +138,7 @@ export const schemas: Record<string, Schema> = {
     amountRequested: digits('The requested amount, in rials.'),
     amountFinal: digits('The exact amount to transfer, in rials.'),
     amountMode: str('unique_code.'),
+    currency: currency('The unit the shop sent the amount in; the page shows it first, the other unit beside it.'),
     displayUnit: str('The display unit beside rials.', { examples: ['toman'] }),
     autoConfirm: bool('Whether a matching deposit confirms automatically.'),
     description: nstr('The merchant’s description.'),
@@ -215,7 +220,7 @@ export const EXAMPLES = {
   },
   checkoutView: {
     token: paymentExample.token, paymentId: paymentExample.id, status: 'pending', amountRequested: '1500000', amountFinal: '1500370',
-    amountMode: 'unique_code', displayUnit: 'toman', autoConfirm: true, description: 'Two books', orderId: 'order-1001',
+    amountMode: 'unique_code', currency: 'IRR', displayUnit: 'toman', autoConfirm: true, description: 'Two books', orderId: 'order-1001',
     expiresAt: '2026-11-21T08:58:00.000Z', remainingSeconds: 840, lateUntil: '2026-11-21T09:58:00.000Z',
     callbackUrl: 'https://shop.example.com/return', payerReportedPaidAt: null, confirmedAt: null, receiptCode: null, sandbox: true,
     card: { bankCode: 'mellat', bankName: 'بانک ملت', cardNumber: '6104337812345678', holderName: 'Acme' },

@@ -3,6 +3,7 @@ import { batchInput, messageInput } from '../domain/bank-messages/messages.js';
 import { forwarderBodySchemas } from '../domain/devices/forwarder-payloads.js';
 import { reportInput } from '../domain/checkout/checkout.js';
 import { linkPaymentInput } from '../domain/links/public.js';
+import { verifyInput } from '../domain/payments/actions.js';
 import { createPaymentSchema } from '../domain/payments/create-payment.js';
 import { listPaymentsSchema } from '../domain/payments/queries.js';
 import { simulateInput } from '../domain/sandbox/simulation.js';
@@ -34,6 +35,9 @@ const jsonSchema = (schema: z.ZodType): Schema => {
   return tidy(rest) as Schema;
 };
 
+/** A body whose every field is defined (the domain refuses an unknown one by name). */
+const closed = (schema: z.ZodType): Schema => ({ ...jsonSchema(schema), additionalProperties: false });
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown, example?: unknown) => ({ content: { 'application/json': { schema, ...(example ? { example } : {}) } } });
 
@@ -46,7 +50,9 @@ type Op = {
   ok: [status: number, description: string, schema?: unknown, example?: unknown];
   errors: ErrorStatus[];
   params?: Schema[];
-  body?: [schema: z.ZodType, example: unknown];
+  body?: [schema: z.ZodType | Schema, example: unknown];
+  /** The body may be left out (verify: without one it checks no amount). */
+  bodyOptional?: boolean;
   /** A request body beyond one zod schema (the forwarder apps' shapes, form-encoded too). */
   requestBody?: Schema;
 };
@@ -62,7 +68,7 @@ function operation(op: Op) {
     description: op.description,
     security: SECURITY[op.auth],
     ...(op.params ? { parameters: op.params } : {}),
-    ...(op.body ? { requestBody: { required: true, ...json(jsonSchema(op.body[0]), op.body[1]) } } : {}),
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, ...json(op.body[0] instanceof z.ZodType ? jsonSchema(op.body[0]) : op.body[0], op.body[1]) } } : {}),
     ...(op.requestBody ? { requestBody: op.requestBody } : {}),
     responses: { [status]: { description, ...(schema ? json(schema, example) : {}) }, ...errors(...op.errors) },
   };
@@ -148,9 +154,9 @@ export function openApiDocument(publicBaseUrl: string) {
         post: operation({
           id: 'createPayment', tag: 'Payments', auth: 'project', summary: 'Create a payment',
           description:
-            'Selects one of the project’s cards, adds a unique code to the amount and reserves the fee (live projects). Send the payer to `checkoutUrl`. With an `Idempotency-Key` (≤ 255 characters, kept 24 h per project) the same key and body replay the first 201 byte for byte.',
+            'Selects one of the project’s cards, adds a unique code to the amount and reserves the fee (live projects). Send the payer to `checkoutUrl`. `amount` is in `currency`: IRR (rials, the default) or IRT (toman, stored × 10); the range 10,000..1,000,000,000 applies to the rials. A field this body does not define is 400 naming it. With an `Idempotency-Key` (≤ 255 characters, kept 24 h per project) the same key and the same JSON body (key order and spacing aside) replay the first 201 byte for byte.',
           params: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retried create safe: same key and body → the first answer.', schema: { type: 'string', maxLength: 255 }, example: 'order-1001-try' }],
-          body: [createPaymentSchema, { amount: 1500000, callbackUrl: 'https://shop.example.com/return', orderId: 'order-1001', description: 'Two books', metadata: { customerId: 42 } }],
+          body: [closed(createPaymentSchema), { amount: 1500000, currency: 'IRR', callbackUrl: 'https://shop.example.com/return', orderId: 'order-1001', description: 'Two books', metadata: { customerId: 42 } }],
           ok: [201, 'Created: the payment record with `checkoutUrl`.', ref('CreatedPayment'), EXAMPLES.createdPayment],
           errors: [400, 401, 402, 403, 409, 413, 422, 429, 503],
         }),
@@ -173,8 +179,9 @@ export function openApiDocument(publicBaseUrl: string) {
         post: operation({
           id: 'verifyPayment', tag: 'Payments', auth: 'project', summary: 'Verify a payment',
           description:
-            'Idempotent. Call it when the payer returns (with `service_ref`) or a webhook arrives; fulfil the order only when `verified` is true. Every call counts in `verifyCount`; `alreadyVerified` tells a repeat.',
-          params: [paymentId], ok: [200, 'The verify result.', ref('VerifyResult'), EXAMPLES.verifyResult], errors: [401, 403, 404, 429],
+            'Idempotent. Call it when the payer returns (with `service_ref`) or a webhook arrives; fulfil the order only when `verified` is true. Every call counts in `verifyCount`; `alreadyVerified` tells a repeat. The body is optional: with `amount` (in `currency`, IRR by default or IRT) that is not the payment’s `amountRequested` once in rials, the answer is 409 `amount_mismatch` with `details: {amountRequested, given}` (rials) and the call is not counted.',
+          params: [paymentId], body: [closed(verifyInput), { amount: 1500000, currency: 'IRR' }], bodyOptional: true,
+          ok: [200, 'The verify result.', ref('VerifyResult'), EXAMPLES.verifyResult], errors: [400, 401, 403, 404, 409, 413, 429],
         }),
       },
       '/payments/{id}/reject': {
@@ -227,9 +234,9 @@ export function openApiDocument(publicBaseUrl: string) {
         post: operation({
           id: 'createLinkPayment', tag: 'Checkout', auth: 'public', summary: 'Start a payment from a link',
           description:
-            'Public: `amount` is required when the link has no fixed amount (outside min..max → 400 naming `amount`), else ignored. ' +
+            'Public: `amount` (in `currency`: IRR, the default, or IRT = toman) is required when the link has no fixed amount (outside min..max once in rials → 400 naming `amount`), else ignored. A field this body does not define is 400 naming it. ' +
             'One client address holds at most 3 pending payments of one link: the next → 429 `rate_limited` with `Retry-After` until one of them ends.',
-          params: [slug], body: [linkPaymentInput, { amount: 250000, payerPhone: '09121234567' }],
+          params: [slug], body: [closed(linkPaymentInput), { amount: 25000, currency: 'IRT', payerPhone: '09121234567' }],
           ok: [201, 'Created: send the payer to `checkoutUrl`.', ref('LinkPayment'), EXAMPLES.linkPayment], errors: [400, 402, 403, 404, 413, 429, 503],
         }),
       },

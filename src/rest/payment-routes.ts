@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { rejectPayment, verifyPayment } from '../domain/payments/actions.js';
 import { createPayment, createPaymentIdempotently } from '../domain/payments/create-payment.js';
+import { requestHash } from '../domain/payments/idempotency.js';
 import { getPayment, listPayments } from '../domain/payments/queries.js';
 import { checkoutUrl, paymentRecord, verifyResult } from '../domain/payments/record.js';
 import type { PaymentRow } from '../domain/payments/types.js';
@@ -15,7 +15,7 @@ function idempotencyOf(header: string | string[] | undefined, body: unknown) {
   if (!key || key.length > 255) {
     throw AppError.invalid([{ field: 'Idempotency-Key', message: 'must be 1..255 characters' }]);
   }
-  return { key, requestHash: createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex') };
+  return { key, requestHash: requestHash(body) };
 }
 
 export function paymentRoutes(deps: Deps): Router {
@@ -54,8 +54,8 @@ export function paymentRoutes(deps: Deps): Router {
     '/payments/:id/verify',
     handle(deps, {
       auth: ['project'],
-      run: async (actor, { params }) => {
-        const { payment, alreadyVerified } = await verifyPayment(deps, actor, params.id!);
+      run: async (actor, { params, body }) => {
+        const { payment, alreadyVerified } = await verifyPayment(deps, actor, params.id!, body);
         return verifyResult(payment, alreadyVerified);
       },
     }),

@@ -4,12 +4,14 @@ import { checkoutRoutes } from './checkout-routes.js';
 import { deviceRoutes } from './device-routes.js';
 import { methodNotAllowedRoutes } from './method-not-allowed.js';
 import { paymentRoutes } from './payment-routes.js';
+import { refundRoutes } from './refund-routes.js';
 import { sandboxRoutes } from './sandbox-routes.js';
 
 /** `/v1`: one router per concern, each route a thin call into the domain. */
 export function restRouter(deps: Deps): Router {
   const router = Router();
   router.use(paymentRoutes(deps));
+  router.use(refundRoutes(deps));
   router.use(deviceRoutes(deps));
   router.use(sandboxRoutes(deps));
   router.use(checkoutRoutes(deps));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSms, smsParsers } from '../../src/domain/sms/registry.js';
 import { claimsSender } from '../../src/domain/sms/sender-match.js';
-import { isKnownSender, knownSenders, sameSender } from '../../src/domain/sms/senders.js';
+import { banksOfSender, isKnownSender, knownSenders, sameSender } from '../../src/domain/sms/senders.js';
 
 describe('sameSender', () => {
   it.each([
@@ -48,6 +48,20 @@ describe('isKnownSender', () => {
     expect(isKnownSender('melli', '')).toBe(false);
   });
 
+  it('knows the senders real Parsian, Maskan and Mehr Iran SMS come from, in every form a forwarder writes them', () => {
+    // Read off real phones (doxigo/muchToman Sms.kt, Bank enum) and quoted in public parser tests.
+    expect(isKnownSender('parsian', 'PARSIANBANK')).toBe(true);
+    expect(isKnownSender('parsian', '+98300054')).toBe(true);
+    expect(isKnownSender('parsian', '300055')).toBe(true);
+    expect(isKnownSender('parsian', '9850001099')).toBe(true);
+    expect(isKnownSender('maskan', 'Bank Maskan')).toBe(true);
+    expect(isKnownSender('maskan', 'BANKMASKAN')).toBe(true);
+    expect(isKnownSender('mehriran', 'B.QMEHRIRAN')).toBe(true);
+    expect(isKnownSender('mehriran', '09810008528')).toBe(true);
+    expect(isKnownSender('mehriran', '+989810008529')).toBe(false);
+    expect(isKnownSender('maskan', 'B.QMEHRIRAN')).toBe(false);
+  });
+
   it('accepts a sender the merchant added for the card', () => {
     expect(isKnownSender('tejarat', '+98 300 089', ['300089'])).toBe(true);
     expect(isKnownSender('tejarat', '+989121234567', ['09121234567'])).toBe(true);
@@ -73,5 +87,29 @@ describe('bank detection', () => {
   it('reads a body naming two banks as the bank named first', () => {
     const body = 'بانک آینده\nواریز:1,000,000\nبابت انتقال از بانک رفاه\nمانده:3,000,000\n1404/07/15 14:02';
     expect(parseSms('+989121234567', body, new Date('2025-10-07T12:00:00Z')).parsed?.bankCode).toBe('ayandeh');
+  });
+});
+
+describe('banksOfSender', () => {
+  const cards = [
+    { bankCode: 'maskan', smsSender: null },
+    { bankCode: 'mellat', smsSender: '+98 300 012 345' },
+    { bankCode: 'maskan', smsSender: null },
+    { bankCode: 'parsian' },
+  ];
+
+  it('given a known sender of a card\'s bank, names that bank once', () => {
+    expect(banksOfSender(cards, 'Bank Maskan')).toEqual(['maskan']);
+    expect(banksOfSender(cards, '+98300054')).toEqual(['parsian']);
+  });
+
+  it('given the sender a merchant vouched for on a card, names that card\'s bank', () => {
+    expect(banksOfSender(cards, '0300012345')).toEqual(['mellat']);
+  });
+
+  it('given a sender no card\'s bank knows, or a known sender of a bank with no card on the phone, names none', () => {
+    expect(banksOfSender(cards, '+989121234567')).toEqual([]);
+    expect(banksOfSender(cards, 'B.QMEHRIRAN')).toEqual([]);
+    expect(banksOfSender([], 'Bank Maskan')).toEqual([]);
   });
 });

@@ -7,19 +7,31 @@ import type { TestProject } from 'vitest/node';
 import { jobDefinitions } from '../../jobs/index.js';
 import { ensureDatabase, freePort, startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
+import { hasPgBouncer, PGBOUNCER, startPgBouncer } from './pgbouncer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgServerUrl: string;
     templateDb: string;
+    /** With TEST_POOLER=pgbouncer: the server's URL through PgBouncer in transaction mode; else ''. */
+    pgPoolerUrl: string;
   }
 }
+
+/** Server connections per test database behind the pooler: a little below a process's own pool. */
+const POOLER_POOL_SIZE = 8;
 
 /**
  * One real PostgreSQL for the run: DATABASE_URL's server when set, else an embedded one in a temp
  * folder. A template database is migrated once (schema + pg-boss); each test file clones it.
+ * TEST_POOLER=pgbouncer (`npm run test:pooler`) also starts Debian's PgBouncer in transaction mode
+ * in front of it: services the harness starts then get DATABASE_URL through the pooler and
+ * DATABASE_DIRECT_URL straight to the server (test/support/harness.ts).
  */
 export default async function setup(project: TestProject) {
+  const pooler = process.env.TEST_POOLER ?? '';
+  if (pooler !== '' && pooler !== 'pgbouncer') throw new Error(`TEST_POOLER must be unset or "pgbouncer" (got "${pooler}")`);
+  if (pooler && !hasPgBouncer()) throw new Error(`TEST_POOLER=pgbouncer needs ${PGBOUNCER} (apt-get install -y pgbouncer)`);
   let serverUrl: string;
   let stopServer = async () => undefined as void;
   let tempDir: string | undefined;
@@ -39,10 +51,14 @@ export default async function setup(project: TestProject) {
   for (const def of jobDefinitions) await boss.createQueue(def.name, { ...def.options, notify: true });
   await boss.stop({ graceful: false, close: true });
 
+  const bouncer = pooler ? await startPgBouncer({ serverUrl, poolSize: POOLER_POOL_SIZE }) : null;
+
   project.provide('pgServerUrl', serverUrl);
   project.provide('templateDb', templateDb);
+  project.provide('pgPoolerUrl', bouncer ? bouncer.url(serverUrl) : '');
 
   return async () => {
+    await bouncer?.stop();
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
     const dbs = await client.query<{ datname: string }>(

@@ -23,11 +23,27 @@ export async function createTestDatabase(): Promise<string> {
   }
 }
 
+/**
+ * The URLs a service gets for a test database (`databaseUrl`, straight to the server): the same for
+ * both, or with TEST_POOLER=pgbouncer (test/support/global-setup.ts) DATABASE_URL through PgBouncer in
+ * transaction mode and DATABASE_DIRECT_URL straight to the server.
+ */
+export function serviceUrls(databaseUrl: string): { DATABASE_URL: string; DATABASE_DIRECT_URL: string } {
+  const pooler = inject('pgPoolerUrl');
+  const direct = new URL(databaseUrl);
+  const server = new URL(inject('pgServerUrl'));
+  if (!pooler || direct.host !== server.host) return { DATABASE_URL: databaseUrl, DATABASE_DIRECT_URL: databaseUrl };
+  const pooled = new URL(pooler);
+  pooled.pathname = direct.pathname;
+  pooled.search = direct.search;
+  return { DATABASE_URL: pooled.toString(), DATABASE_DIRECT_URL: databaseUrl };
+}
+
 export function testEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: databaseUrl,
+    ...serviceUrls(databaseUrl),
     SECRET_KEY: TEST_SECRET_KEY,
     WEBHOOK_ALLOW_PRIVATE: '1',
     PORT: '0',
@@ -37,6 +53,7 @@ export function testEnv(databaseUrl: string, extra: Record<string, string> = {})
 
 export type TestApp = {
   baseUrl: string;
+  /** Straight to the test database, for the test's own clients (the service may use a pooler: `serviceUrls`). */
   databaseUrl: string;
   runtime: Runtime;
   deps: Runtime['deps'];
@@ -48,7 +65,16 @@ export async function startTestApp(opts: { role?: Role; env?: Record<string, str
   const databaseUrl = opts.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig(testEnv(databaseUrl, opts.env));
   const log = createLogger(config.logLevel);
-  const runtime = await startRuntime({ config, databaseUrl, secretKey: TEST_SECRET_KEY, role: opts.role ?? 'all', log, port: 0, host: '127.0.0.1' });
+  const runtime = await startRuntime({
+    config,
+    databaseUrl: config.databaseUrl!,
+    directUrl: config.databaseDirectUrl!,
+    secretKey: TEST_SECRET_KEY,
+    role: opts.role ?? 'all',
+    log,
+    port: 0,
+    host: '127.0.0.1',
+  });
   const port = runtime.http?.port;
   return { baseUrl: `http://127.0.0.1:${port}`, databaseUrl, runtime, deps: runtime.deps, stop: runtime.stop };
 }

@@ -1,59 +1,80 @@
 import { z } from 'zod';
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
-import type { Prisma } from '../../generated/prisma/client.js';
-import { requireActor, type Actor } from '../auth/actor.js';
+import type { BankMessage, Prisma } from '../../generated/prisma/client.js';
+import type { Actor } from '../auth/actor.js';
+import { callerScope } from '../auth/scope.js';
+import { recordAudit } from '../audit/audit.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { trustMessage } from './evidence-store.js';
 import { DECIDABLE_STATUSES } from './messages.js';
 
 /**
- * Which bank messages a caller sees: a merchant all of its own; a project those resolved to it and
- * those from devices that hold one of its cards (an unmatched deposit has no project yet).
+ * Which bank messages a caller sees: a merchant all of its own (or one project's, with `projectId`);
+ * a project those resolved to it and those from devices that hold one of its cards (an unmatched
+ * deposit has no project yet).
  */
-export function visibleMessages(actor: Actor): Prisma.BankMessageWhereInput {
-  const caller = requireActor(actor, 'merchant', 'project');
-  if (caller.kind === 'merchant') return { merchantId: caller.merchantId };
+export function visibleMessages(actor: Actor, projectId?: string | null): Prisma.BankMessageWhereInput {
+  const scope = callerScope(actor, projectId);
+  if (scope.none) return { id: { in: [] } };
+  if (!scope.projectId) return { merchantId: scope.merchantId };
   return {
-    merchantId: caller.merchantId,
-    OR: [{ projectId: caller.projectId }, { device: { cards: { some: { projectId: caller.projectId } } } }],
+    merchantId: scope.merchantId,
+    OR: [{ projectId: scope.projectId }, { device: { cards: { some: { projectId: scope.projectId } } } }],
   };
 }
 
+/** Locks a message the caller can see, for a decision on it; any other id is not found. */
+export async function lockVisibleMessage(tx: Tx, actor: Actor, id: string): Promise<BankMessage> {
+  if (!uuidSchema.safeParse(id).success) throw AppError.notFound('Bank message');
+  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM bank_messages WHERE id = ${id}::uuid FOR UPDATE`;
+  const message = locked ? await tx.bankMessage.findFirst({ where: { AND: [{ id }, visibleMessages(actor)] } }) : null;
+  if (!message) throw AppError.notFound('Bank message');
+  return message;
+}
 
 /** The merchant's decision that a message needs nothing more (no payment to confirm for it). */
 export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown) {
-  requireActor(actor, 'project');
-  const checkedNote = parseInput(z.string().trim().max(500).nullish(), note);
-  if (!uuidSchema.safeParse(id).success) throw AppError.notFound('Bank message');
+  callerScope(actor);
+  const checkedNote = parseInput(z.string().trim().max(500, 'must be at most 500 characters').nullish(), note) ?? null;
   return deps.prisma.$transaction(async (tx) => {
-    const message = await tx.bankMessage.findFirst({ where: { AND: [{ id }, visibleMessages(actor)] } });
-    if (!message) throw AppError.notFound('Bank message');
-    const { count } = await tx.bankMessage.updateMany({
-      where: { id, status: { in: [...DECIDABLE_STATUSES] } },
-      data: { status: 'dismissed', decisionNote: checkedNote ?? null, decidedAt: new Date(), statusReason: 'Dismissed by the merchant.' },
-    });
-    if (count === 0) {
+    const message = await lockVisibleMessage(tx, actor, id);
+    if (!(DECIDABLE_STATUSES as readonly string[]).includes(message.status)) {
       throw new AppError('invalid_state', `Only messages that are ${DECIDABLE_STATUSES.join(', ')} can be dismissed.`, { status: message.status });
     }
-    return tx.bankMessage.findUniqueOrThrow({ where: { id } });
+    const dismissed = await tx.bankMessage.update({
+      where: { id: message.id },
+      data: { status: 'dismissed', reviewReason: null, decisionNote: checkedNote, decidedAt: new Date(), statusReason: 'Dismissed by the merchant.' },
+    });
+    await recordAudit(tx, actor, {
+      action: 'bank_message.dismissed',
+      subjectType: 'bank_message',
+      subjectId: message.id,
+      projectId: message.projectId,
+      merchantId: message.merchantId,
+      note: checkedNote,
+      changes: { status: { from: message.status, to: 'dismissed' } },
+    });
+    return dismissed;
   });
 }
 
 /**
- * A manual confirmation settles the deposit that prompted the review: when exactly one message is
- * waiting on this payment, it becomes the confirming message.
+ * The deposit a manual confirmation settles: when exactly one message is waiting on this payment
+ * for review, it is the payment's money.
  */
-export async function settleReviewedMessage(tx: Tx, paymentId: string): Promise<string | null> {
-  const waiting = await tx.bankMessage.findMany({ where: { paymentId, status: 'needs_review' }, select: { id: true } });
-  if (waiting.length !== 1) return null;
-  const messageId = waiting[0]!.id;
+export async function reviewedDeposit(tx: Tx, paymentId: string): Promise<{ id: string; amount: bigint | null } | null> {
+  const waiting = await tx.bankMessage.findMany({ where: { paymentId, status: 'needs_review' }, select: { id: true, amount: true }, take: 2 });
+  return waiting.length === 1 ? waiting[0]! : null;
+}
+
+/** The reviewed deposit becomes the confirming message, and evidence for the ones after it. */
+export async function settleReviewedMessage(tx: Tx, messageId: string, paymentId: string): Promise<void> {
   await tx.bankMessage.update({
     where: { id: messageId },
-    data: { status: 'matched', statusReason: 'Confirmed manually by the merchant after review.', decidedAt: new Date() },
+    data: { status: 'matched', paymentId, reviewReason: null, statusReason: 'Confirmed manually by the merchant after review.', decidedAt: new Date() },
   });
   // A deposit the merchant confirmed after checking the bank becomes evidence for the ones after it.
   await trustMessage(tx, messageId);
-  return messageId;
 }

@@ -29,7 +29,7 @@ export function indexFields(err: unknown): unknown {
   return AppError.invalid(fields);
 }
 
-export const MESSAGE_STATUSES = ['received', 'matched', 'needs_review', 'unmatched', 'ignored', 'unparsed', 'duplicate', 'dismissed'] as const;
+export const MESSAGE_STATUSES = ['received', 'matched', 'needs_review', 'unmatched', 'ignored', 'unparsed', 'duplicate', 'dismissed', 'refunded'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 /** The outcomes a merchant may still decide (dismiss, and later attach or refund). */
 export const DECIDABLE_STATUSES = ['needs_review', 'unmatched', 'unparsed'] as const satisfies readonly MessageStatus[];
@@ -124,13 +124,24 @@ export async function recordEvidence(
   });
 }
 
-/** The message's outcome, and the payment, card and project it was resolved to. */
-export async function settle(tx: Tx, messageId: string, status: MessageStatus, statusReason: string, match?: { paymentId: string | null; cardId: string | null; projectId: string | null }): Promise<MessageStatus> {
+/**
+ * The message's outcome, and the payment, card and project it was resolved to. A `needs_review`
+ * outcome carries its machine code (`reviewReason`); any other outcome clears it.
+ */
+export async function settle(
+  tx: Tx,
+  messageId: string,
+  status: MessageStatus,
+  statusReason: string,
+  match?: { paymentId: string | null; cardId: string | null; projectId: string | null; reviewReason?: string | null },
+): Promise<MessageStatus> {
+  const reviewReason = status === 'needs_review' ? (match?.reviewReason ?? 'ambiguous_deposit') : null;
   await tx.bankMessage.update({
     where: { id: messageId },
     data: {
       status,
       statusReason,
+      reviewReason,
       ...(match ? { paymentId: match.paymentId, cardId: match.cardId, projectId: match.projectId } : {}),
     },
   });

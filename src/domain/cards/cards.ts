@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
+import { recordUpdate, writeAudited, type AuditInput } from '../audit/audit.js';
+import { createdValues } from '../audit/changes.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { findOwnedDevice } from '../devices/devices.js';
 import { findOwnedProject } from '../projects/projects.js';
 import { latinDigits, parseInput, uuidSchema } from '../validation.js';
 import { retryOnConflict } from '../../db/errors.js';
+import { shebaSchema } from '../banking/sheba.js';
 import { banks } from './banks.js';
 import { moveCardHolds } from './move-holds.js';
 
@@ -33,6 +36,10 @@ const cardFields = {
   smsSender: z.string().trim().min(1, 'must be 1..40 characters').max(40, 'must be 1..40 characters').nullable(),
   dailyAmountCap: cap.nullable(),
   dailyCountCap: z.number().int().positive().nullable(),
+  // The Jalali month's caps (Tehran time), beside the day's.
+  monthlyAmountCap: cap.nullable(),
+  monthlyCountCap: z.number().int().positive().nullable(),
+  sheba: shebaSchema.nullable(),
 };
 
 const createCardInput = z.object({
@@ -43,9 +50,21 @@ const createCardInput = z.object({
   smsSender: cardFields.smsSender.optional(),
   dailyAmountCap: cardFields.dailyAmountCap.optional(),
   dailyCountCap: cardFields.dailyCountCap.optional(),
+  monthlyAmountCap: cardFields.monthlyAmountCap.optional(),
+  monthlyCountCap: cardFields.monthlyCountCap.optional(),
+  sheba: cardFields.sheba.optional(),
 });
 
 const updateCardInput = z.object({ ...cardFields, active: z.boolean() }).partial().strict();
+
+/** A new card's audit event: the fields it was given (card and account numbers masked). */
+const cardCreated = (card: { id: string; projectId: string }): AuditInput => ({
+  action: 'card.created',
+  subjectType: 'card',
+  subjectId: card.id,
+  projectId: card.projectId,
+  changes: createdValues(card, Object.keys(cardFields)),
+});
 
 /** Merchant: a card to receive transfers. Live cards need a device to read their bank SMS. */
 export async function createCard(deps: Deps, actor: Actor, input: unknown) {
@@ -54,7 +73,7 @@ export async function createCard(deps: Deps, actor: Actor, input: unknown) {
   const project = await findOwnedProject(deps.prisma, merchant.merchantId, data.projectId);
   if (data.deviceId) await findOwnedDevice(deps.prisma, merchant.merchantId, data.deviceId);
   else if (!project.sandbox) throw AppError.invalid([{ field: 'deviceId', message: 'is required for a live project' }]);
-  return deps.prisma.card.create({
+  return writeAudited(deps.prisma, actor, (tx) => tx.card.create({
     data: {
       projectId: project.id,
       merchantId: merchant.merchantId,
@@ -66,8 +85,11 @@ export async function createCard(deps: Deps, actor: Actor, input: unknown) {
       smsSender: data.smsSender ?? null,
       dailyAmountCap: data.dailyAmountCap ?? null,
       dailyCountCap: data.dailyCountCap ?? null,
+      monthlyAmountCap: data.monthlyAmountCap ?? null,
+      monthlyCountCap: data.monthlyCountCap ?? null,
+      sheba: data.sheba ?? null,
     },
-  });
+  }), cardCreated);
 }
 
 export async function updateCard(deps: Deps, actor: Actor, cardId: string, input: unknown) {
@@ -84,7 +106,9 @@ export async function updateCard(deps: Deps, actor: Actor, cardId: string, input
   return retryOnConflict(() =>
     deps.prisma.$transaction(async (tx) => {
       if (data.deviceId !== undefined) await moveCardHolds(tx, card.id, data.deviceId);
-      return tx.card.update({ where: { id: card.id }, data });
+      const updated = await tx.card.update({ where: { id: card.id }, data });
+      await recordUpdate(tx, actor, { action: 'card.updated', subjectType: 'card', subjectId: card.id, projectId: card.projectId, before: card, after: updated, fields: Object.keys(data) });
+      return updated;
     }),
   );
 }

@@ -2,11 +2,18 @@ import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 
 /**
- * Card choice and daily caps run in the database, in the `create_payment` SQL function
+ * Card choice and the daily and monthly caps run in the database, in the `create_payment` SQL function
  * (src/domain/payments/sql/create_payment.sql), whose header lists the rules it owns. Here: the
  * names and errors it shares with the rest, and the match scope for the flows.
  */
-export type UnavailableReason = 'no_active_card' | 'device_offline' | 'daily_amount_cap_reached' | 'daily_count_cap_reached' | 'codes_exhausted';
+export type UnavailableReason =
+  | 'no_active_card'
+  | 'device_offline'
+  | 'daily_amount_cap_reached'
+  | 'daily_count_cap_reached'
+  | 'monthly_amount_cap_reached'
+  | 'monthly_count_cap_reached'
+  | 'codes_exhausted';
 
 // The match scope is owned by SQL `match_scope` (src/domain/cards/sql/match_scope.sql). The flows
 // key their hold lookups by it before any statement runs, so it is stated here once more, and

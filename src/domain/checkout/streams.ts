@@ -6,6 +6,7 @@ import { requireActor } from '../auth/actor.js';
 import { credentialStillValid } from '../auth/credential-live.js';
 import type { Deps } from '../deps.js';
 import { isSettled } from '../payments/state-machine.js';
+import { callerScope } from '../auth/scope.js';
 import { getPayment } from '../payments/queries.js';
 import { loadView, paymentIdForToken } from './checkout.js';
 
@@ -77,9 +78,10 @@ function follow<T>({ feed, first, next, last = () => false, deps, actor }: Follo
   return iterator;
 }
 
-function feedFor(deps: Deps, actor: Actor, key: FeedKey) {
-  if (actor.kind === 'public') return notifierOf(deps).feed([key]);
-  const feed = notifierOf(deps).feed([key, 'credentials']);
+function feedFor(deps: Deps, actor: Actor, key: FeedKey | FeedKey[]) {
+  const keys = Array.isArray(key) ? key : [key];
+  if (actor.kind === 'public') return notifierOf(deps).feed(keys);
+  const feed = notifierOf(deps).feed([...keys, 'credentials']);
   // A revocation announced between authentication and this registration would be missed: check once now.
   feed.push({ kind: 'credentials' });
   return feed;
@@ -103,9 +105,13 @@ export async function paymentUpdatedStream(deps: Deps, actor: Actor, paymentId: 
   return follow({ feed: feedFor(deps, actor, `payment:${payment.id}`), first: read, next: read, deps, actor });
 }
 
-/** Project key: every payment event of the project (the webhook events), as they commit. */
-export async function paymentEventsStream(deps: Deps, actor: Actor) {
-  const { projectId } = requireActor(actor, 'project');
+/**
+ * Every payment event (the webhook events) as they commit: a project key its project's; a merchant
+ * credential those of all its projects (as they are when the subscription starts), or one's.
+ */
+export async function paymentEventsStream(deps: Deps, actor: Actor, projectId?: string | null) {
+  const scope = callerScope(actor, projectId);
+  const projects = scope.none ? [] : await deps.prisma.project.findMany({ where: { merchantId: scope.merchantId, ...(scope.projectId ? { id: scope.projectId } : {}) }, select: { id: true } });
   const next = async (change: PaymentChange) => (change.eventId ? deps.prisma.event.findUnique({ where: { id: change.eventId } }) : null);
-  return follow({ feed: feedFor(deps, actor, `project:${projectId}`), next, deps, actor });
+  return follow({ feed: feedFor(deps, actor, projects.map((p): FeedKey => `project:${p.id}`)), next, deps, actor });
 }

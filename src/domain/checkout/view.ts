@@ -1,5 +1,6 @@
 import type { Card, PaymentLink, Project } from '../../generated/prisma/client.js';
 import { bankName } from '../cards/banks.js';
+import type { Currency } from '../banking/currency.js';
 import type { PaymentRow } from '../payments/types.js';
 
 /** The payment and the few fields of its project, card and link the payer sees. */
@@ -25,6 +26,8 @@ export function checkoutView(p: ViewSource, now = new Date()) {
     amountRequested: p.amountRequested.toString(),
     amountFinal: p.amountFinal.toString(),
     amountMode: p.amountMode,
+    // The unit the shop sent the amount in: the page shows it first, and the other beside it.
+    currency: p.currency as Currency,
     displayUnit: 'toman',
     autoConfirm: p.project.autoConfirm,
     description: p.description,

@@ -20,6 +20,20 @@ export async function debitReservedFee(tx: Tx, payment: FeeHolder): Promise<void
 }
 
 /**
+ * A merchant's exception (attach, late confirmation) confirms a payment whose fee had been released
+ * (canceled, or past its late window): the fee is reserved again and debited at once, so
+ * `credit_reserved` does not move and the ledger gets its one debit. It never fails for want of
+ * credit: available credit may go below zero, and then live creates answer 402.
+ */
+export async function chargeReleasedFee(tx: Tx, payment: FeeHolder): Promise<void> {
+  if (payment.sandbox) return;
+  if (payment.feeState !== 'released') throw new Error(`payment ${payment.id}: fee ${payment.feeState}, cannot be charged again`);
+  if (payment.feeAmount > 0n) {
+    await recordLedgerEntry(tx, { merchantId: payment.merchantId, kind: 'fee', amount: -payment.feeAmount, paymentId: payment.id, note: 'payment fee (charged again on a late confirmation)' });
+  }
+}
+
+/**
  * Cancel, reject or the end of the late window gives the reserved fee back to available credit,
  * for one payment or a batch of expiries: one UPDATE per merchant. The caller has checked
  * `feeReleaseRefusal`.

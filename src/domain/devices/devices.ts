@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
+import { recordAudit, writeAudited } from '../audit/audit.js';
+import { createdValues } from '../audit/changes.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import { ensureRoomForDevice } from '../auth/credential-limits.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
@@ -17,9 +19,17 @@ export async function createDevice(deps: Deps, actor: Actor, input: unknown) {
   const hook = newHookColumns();
   const device = await deps.prisma.$transaction(async (tx) => {
     await ensureRoomForDevice(tx, merchant.merchantId);
-    return tx.device.create({
+    const created = await tx.device.create({
       data: { merchantId: merchant.merchantId, name: data.name, tokenHash: issued.hash, tokenPrefix: issued.prefix, ...hook.data },
     });
+    await recordAudit(tx, actor, {
+      action: 'device.created',
+      subjectType: 'device',
+      subjectId: created.id,
+      projectId: null,
+      changes: createdValues(created, ['name', 'tokenPrefix', 'hookSecretPrefix']),
+    });
+    return created;
   });
   return { device, token: issued.secret, hookSecret: hook.secret };
 }
@@ -34,6 +44,12 @@ export async function findOwnedDevice(db: Pick<Deps['prisma'], 'device'>, mercha
 export async function revokeDevice(deps: Deps, actor: Actor, deviceId: string) {
   const merchant = requireActor(actor, 'merchant');
   const device = await findOwnedDevice(deps.prisma, merchant.merchantId, deviceId);
+  if (device.revokedAt && !device.hookSecretHash) return device;
   // The hook URL goes with the token: a revoked phone is shut out whichever way it forwards.
-  return deps.prisma.device.update({ where: { id: device.id }, data: { revokedAt: device.revokedAt ?? new Date(), ...NO_HOOK } });
+  return writeAudited(
+    deps.prisma,
+    actor,
+    (tx) => tx.device.update({ where: { id: device.id }, data: { revokedAt: device.revokedAt ?? new Date(), ...NO_HOOK } }),
+    (d) => ({ action: 'device.revoked', subjectType: 'device', subjectId: d.id, projectId: null }),
+  );
 }

@@ -1,4 +1,6 @@
 import { AppError } from '../../errors.js';
+import { writeAudited } from '../audit/audit.js';
+import { changesOf } from '../audit/changes.js';
 import { requireActor, type Actor, type ActorOf } from '../auth/actor.js';
 import { hashCredential } from '../auth/credentials.js';
 import type { Deps } from '../deps.js';
@@ -11,7 +13,12 @@ export async function issueDeviceHook(deps: Deps, actor: Actor, deviceId: string
   const device = await findOwnedDevice(deps.prisma, merchant.merchantId, deviceId);
   if (device.revokedAt) throw new AppError('invalid_state', 'The device is revoked; create a new one.', { revoked: true });
   const hook = newHookColumns();
-  const updated = await deps.prisma.device.update({ where: { id: device.id }, data: hook.data });
+  const updated = await writeAudited(
+    deps.prisma,
+    actor,
+    (tx) => tx.device.update({ where: { id: device.id }, data: hook.data }),
+    (d) => ({ action: 'device.hook_issued', subjectType: 'device', subjectId: d.id, projectId: null, changes: changesOf(device, d, ['hookSecretPrefix']) }),
+  );
   return { device: updated, secret: hook.secret };
 }
 
@@ -19,7 +26,13 @@ export async function issueDeviceHook(deps: Deps, actor: Actor, deviceId: string
 export async function revokeDeviceHook(deps: Deps, actor: Actor, deviceId: string) {
   const merchant = requireActor(actor, 'merchant');
   const device = await findOwnedDevice(deps.prisma, merchant.merchantId, deviceId);
-  return deps.prisma.device.update({ where: { id: device.id }, data: NO_HOOK });
+  if (!device.hookSecretHash) return device;
+  return writeAudited(
+    deps.prisma,
+    actor,
+    (tx) => tx.device.update({ where: { id: device.id }, data: NO_HOOK }),
+    (d) => ({ action: 'device.hook_revoked', subjectType: 'device', subjectId: d.id, projectId: null, changes: changesOf(device, d, ['hookSecretPrefix']) }),
+  );
 }
 
 const unknownHook = () => new AppError('unauthorized', 'This route takes a live device hook secret in its URL: /v1/device/hooks/{secret}.');

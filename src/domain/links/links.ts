@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../errors.js';
+import { writeAudited } from '../audit/audit.js';
+import { createdValues } from '../audit/changes.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { checkCallbackUrl } from '../projects/callback-url.js';
@@ -27,6 +29,8 @@ const createLinkInput = z
     }
   });
 
+const LINK_FIELDS = ['slug', 'title', 'description', 'amount', 'minAmount', 'maxAmount', 'callbackUrl'] as const;
+
 /** Merchant: a public payment link; slugs are unique across all projects. */
 export async function createPaymentLink(deps: Deps, actor: Actor, input: unknown) {
   const merchant = requireActor(actor, 'merchant');
@@ -34,18 +38,24 @@ export async function createPaymentLink(deps: Deps, actor: Actor, input: unknown
   const project = await findOwnedProject(deps.prisma, merchant.merchantId, data.projectId);
   if (data.callbackUrl) checkCallbackUrl(project, data.callbackUrl);
   try {
-    return await deps.prisma.paymentLink.create({
-      data: {
-        projectId: project.id,
-        slug: data.slug,
-        title: data.title,
-        description: data.description ?? null,
-        amount: data.amount ?? null,
-        minAmount: data.minAmount ?? null,
-        maxAmount: data.maxAmount ?? null,
-        callbackUrl: data.callbackUrl ?? null,
-      },
-    });
+    return await writeAudited(
+      deps.prisma,
+      actor,
+      (tx) =>
+        tx.paymentLink.create({
+          data: {
+            projectId: project.id,
+            slug: data.slug,
+            title: data.title,
+            description: data.description ?? null,
+            amount: data.amount ?? null,
+            minAmount: data.minAmount ?? null,
+            maxAmount: data.maxAmount ?? null,
+            callbackUrl: data.callbackUrl ?? null,
+          },
+        }),
+      (link) => ({ action: 'payment_link.created', subjectType: 'payment_link', subjectId: link.id, projectId: link.projectId, changes: createdValues(link, LINK_FIELDS) }),
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('slug_taken', `The slug "${data.slug}" is already used.`);
     throw err;

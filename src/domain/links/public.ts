@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
-import { createPaymentFor } from '../payments/create-payment.js';
+import { checkAmountRange, currencySchema, rangeRefusal, toRials, wholeAmountSchema } from '../banking/currency.js';
+import { closedObject, createPaymentFor } from '../payments/create-payment.js';
 import { linkClientKey } from './client-cap.js';
 import { checkoutUrl } from '../payments/record.js';
-import { amountSchema, parseInput, phoneSchema } from '../validation.js';
+import { AMOUNT_MAX, AMOUNT_MIN, parseInput, phoneSchema } from '../validation.js';
 
 /** Who the payer is to a link's limits: its address (the forwarded one behind TRUST_PROXY; IPv6 by /64); a keyed caller, its kind. */
 function clientAddress(actor: Actor): string {
@@ -35,11 +36,13 @@ export async function getPublicLink(deps: Deps, slug: string) {
   };
 }
 
-export const linkPaymentInput = z.object({
-  amount: amountSchema.nullish(),
+/** The payer's `amount` is in `currency` (IRR by default, IRT = toman); the range rules apply to the rials. */
+export const linkPaymentInput = closedObject({
+  amount: wholeAmountSchema.nullish(),
+  currency: currencySchema.nullish().transform((c) => c ?? 'IRR'),
   payerPhone: phoneSchema.nullish(),
   description: z.string().max(200, 'must be at most 200 characters').nullish(),
-});
+}).superRefine(checkAmountRange, { when: () => true });
 
 /**
  * A payer starts a payment from a link (SPEC 4.7). A fixed-amount link ignores `amount`; otherwise
@@ -55,15 +58,23 @@ export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, 
   let amount = link.amount;
   if (amount === null) {
     if (data.amount == null) throw AppError.invalid([{ field: 'amount', message: 'is required for this link' }]);
-    if ((link.minAmount !== null && data.amount < link.minAmount) || (link.maxAmount !== null && data.amount > link.maxAmount)) {
-      throw AppError.invalid([{ field: 'amount', message: `must be between ${link.minAmount ?? 10_000n} and ${link.maxAmount ?? 1_000_000_000n} rials` }]);
-    }
-    amount = data.amount;
+    const rials = toRials(data.amount, data.currency);
+    const refusal = rangeRefusal(rials, data.currency, link.minAmount ?? AMOUNT_MIN, link.maxAmount ?? AMOUNT_MAX);
+    if (refusal) throw AppError.invalid([{ field: 'amount', message: refusal }]);
+    amount = rials;
   }
   const p = await createPaymentFor(
     deps,
     link.project,
-    { amount, callbackUrl: link.callbackUrl, description: data.description ?? link.description, payerPhone: data.payerPhone ?? null, orderId: null, metadata: null },
+    {
+      amount,
+      currency: data.currency,
+      callbackUrl: link.callbackUrl,
+      description: data.description ?? link.description,
+      payerPhone: data.payerPhone ?? null,
+      orderId: null,
+      metadata: null,
+    },
     { link: { linkId: link.id, address } },
   );
   return { token: p.token, checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token), amountFinal: p.amountFinal.toString(), expiresAt: p.expiresAt };

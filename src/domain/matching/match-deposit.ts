@@ -1,6 +1,8 @@
 import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
+import { recordMessageNeedsReview } from '../bank-messages/review-events.js';
+import { recordReviewRequired } from '../payments/events.js';
 import { refusal } from '../payments/state-machine.js';
 import { holderOfAmount, pendingWithRequestedAmount } from '../payments/store/holds.js';
 import { applyTransition, lockPayment, type LockedPayment } from '../payments/transitions.js';
@@ -13,6 +15,8 @@ export type ScopeCard = { id: string; projectId: string; cardNumber: string; acc
 export type MatchOutcome = {
   status: 'matched' | 'needs_review' | 'unmatched';
   statusReason: string;
+  /** The machine code of a `needs_review` outcome. */
+  reviewReason?: ReviewReason;
   paymentId: string | null;
   cardId: string | null;
   projectId: string | null;
@@ -22,11 +26,20 @@ function outcome(status: MatchOutcome['status'], statusReason: string, extra: Pa
   return { status, statusReason, paymentId: null, cardId: null, projectId: null, ...extra };
 }
 
-async function flagForReview(tx: Tx, ids: string[], reason: ReviewReason) {
-  if (ids.length === 0) return;
-  await tx.payment.updateMany({ where: { id: { in: ids }, status: 'pending' }, data: { reviewRequired: true, reviewReason: reason } });
-  const flagged = await tx.payment.findMany({ where: { id: { in: ids } }, select: { id: true, projectId: true } });
-  for (const p of flagged) await notifyPaymentChanged(tx, p);
+/**
+ * Flags the pending payments a held deposit could be for the merchant's review, with the attention
+ * events: `payment.review_required` for each newly flagged one, `bank_message.needs_review` for the
+ * message.
+ */
+async function flagForReview(tx: Tx, jobs: JobQueue, message: { id: string; amount: bigint }, ids: string[], reason: ReviewReason) {
+  const before = new Map((await tx.payment.findMany({ where: { id: { in: ids } }, select: { id: true, reviewRequired: true } })).map((p) => [p.id, p]));
+  const flagged = ids.length ? await tx.payment.updateManyAndReturn({ where: { id: { in: ids }, status: 'pending' }, data: { reviewRequired: true, reviewReason: reason } }) : [];
+  for (const p of flagged) {
+    const event = await recordReviewRequired(tx, jobs, before.get(p.id) ?? { reviewRequired: false }, p);
+    await notifyPaymentChanged(tx, p, event?.id);
+  }
+  const candidates = await tx.payment.findMany({ where: { id: { in: ids } }, select: { id: true, projectId: true } });
+  await recordMessageNeedsReview(tx, jobs, { ...message, reviewReason: reason }, candidates);
 }
 
 /** The payment holding exactly this amount in the scope, locked, as a candidate. */
@@ -65,14 +78,15 @@ export async function matchDeposit(tx: Tx, jobs: JobQueue, messageId: string, sc
         reviewRequired: false,
         reviewReason: null,
         ...(deposit.payerCardLast4 ? { payerCardLast4: deposit.payerCardLast4 } : {}),
-      });
+      }, deposit.amount);
       const late = confirmed.expiredAt ? ' (late, inside the late window)' : '';
       return outcome('matched', `Confirmed payment ${confirmed.id}${late}.`, { paymentId: confirmed.id, cardId: confirmed.cardId, projectId: confirmed.projectId });
     }
     case 'review': {
-      await flagForReview(tx, decision.flag, decision.reason);
+      await flagForReview(tx, jobs, { id: messageId, amount: deposit.amount }, decision.flag, decision.reason);
       const p = decision.payment;
-      return outcome('needs_review', decision.statusReason, p ? { paymentId: p.id, cardId: p.cardId, projectId: p.projectId } : onlyCard);
+      const on = p ? { paymentId: p.id, cardId: p.cardId, projectId: p.projectId } : onlyCard;
+      return outcome('needs_review', decision.statusReason, { ...on, reviewReason: decision.reason });
     }
     case 'unmatched':
       return outcome('unmatched', decision.statusReason, onlyCard);

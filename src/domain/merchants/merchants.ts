@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
-import { requireActor, type Actor } from '../auth/actor.js';
+import { recordAudit, recordUpdate } from '../audit/audit.js';
+import { createdValues } from '../audit/changes.js';
+import { operatorActor, requireActor, type Actor } from '../auth/actor.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import { recordLedgerEntry } from '../credit/ledger.js';
 import type { Deps } from '../deps.js';
@@ -30,17 +32,35 @@ export async function createMerchant(deps: Deps, actor: Actor, input: z.input<ty
   const data = parseInput(createMerchantInput, input);
   return deps.prisma.$transaction(async (tx) => {
     const merchant = await tx.merchant.create({ data: { name: data.name, demo: data.demo ?? false } });
-    const merchantKey = await issueMerchantKey(tx, merchant.id);
     if (data.credit && data.credit > 0n) {
       await recordLedgerEntry(tx, { merchantId: merchant.id, kind: 'topup', amount: data.credit, note: 'opening credit' });
     }
-    return { merchant: await tx.merchant.findUniqueOrThrow({ where: { id: merchant.id } }), merchantKey };
+    const created = await tx.merchant.findUniqueOrThrow({ where: { id: merchant.id } });
+    await recordAudit(tx, actor, {
+      action: 'merchant.created',
+      subjectType: 'merchant',
+      subjectId: merchant.id,
+      projectId: null,
+      merchantId: merchant.id,
+      changes: createdValues(created, ['name', 'demo', 'creditBalance']),
+    });
+    const merchantKey = await issueMerchantKey(tx, merchant.id, actor);
+    return { merchant: created, merchantKey };
   });
 }
 
-export async function issueMerchantKey(tx: Tx, merchantId: string): Promise<string> {
+/** A merchant key, shown once, recorded as the actor's (the demo re-issue, which calls it without one, is the operator's). */
+export async function issueMerchantKey(tx: Tx, merchantId: string, actor: Actor = operatorActor): Promise<string> {
   const issued = issueCredential(credentialPrefix.merchant);
-  await tx.merchantKey.create({ data: { merchantId, keyHash: issued.hash, keyPrefix: issued.prefix } });
+  const key = await tx.merchantKey.create({ data: { merchantId, keyHash: issued.hash, keyPrefix: issued.prefix } });
+  await recordAudit(tx, actor, {
+    action: 'merchant_key.created',
+    subjectType: 'merchant_key',
+    subjectId: key.id,
+    projectId: null,
+    merchantId,
+    changes: createdValues(key, ['keyPrefix']),
+  });
   return issued.secret;
 }
 
@@ -53,7 +73,19 @@ export async function addMerchantCredit(deps: Deps, actor: Actor, input: z.input
   if (data.amount <= 0n) throw AppError.invalid([{ field: 'amount', message: 'must be greater than 0' }]);
   return deps.prisma.$transaction(async (tx) => {
     await findMerchant(tx, data.merchantId);
-    await recordLedgerEntry(tx, { merchantId: data.merchantId, kind: 'topup', amount: data.amount, note: data.note ?? null });
+    const entry = await recordLedgerEntry(tx, { merchantId: data.merchantId, kind: 'topup', amount: data.amount, note: data.note ?? null });
+    // The entry's balance was taken under the merchant's row lock: `from` is exact, whatever ran beside it.
+    await recordUpdate(tx, actor, {
+      action: 'merchant.credit_added',
+      subjectType: 'merchant',
+      subjectId: data.merchantId,
+      projectId: null,
+      merchantId: data.merchantId,
+      note: data.note ?? null,
+      before: { creditBalance: entry.balanceAfter - data.amount },
+      after: { creditBalance: entry.balanceAfter },
+      fields: ['creditBalance'],
+    });
     return tx.merchant.findUniqueOrThrow({ where: { id: data.merchantId } });
   });
 }
@@ -62,8 +94,13 @@ export async function addMerchantCredit(deps: Deps, actor: Actor, input: z.input
 export async function setMerchantActive(deps: Deps, actor: Actor, merchantId: string, active: boolean) {
   requireActor(actor, 'operator');
   parseInput(uuidSchema, merchantId);
-  await findMerchant(deps.prisma, merchantId);
-  return deps.prisma.merchant.update({ where: { id: merchantId }, data: { active } });
+  return deps.prisma.$transaction(async (tx) => {
+    const before = await findMerchant(tx, merchantId);
+    const after = await tx.merchant.update({ where: { id: merchantId }, data: { active } });
+    const action = active ? 'merchant.activated' : 'merchant.deactivated';
+    await recordUpdate(tx, actor, { action, subjectType: 'merchant', subjectId: merchantId, projectId: null, merchantId, before, after, fields: ['active'] });
+    return after;
+  });
 }
 
 async function findMerchant(db: Pick<Tx, 'merchant'>, merchantId: string) {

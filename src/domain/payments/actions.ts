@@ -1,10 +1,15 @@
 import { z } from 'zod';
+import { currencySchema, toRials, wholeAmountSchema } from '../banking/currency.js';
+import { closedObject } from './create-payment.js';
 import { verifyOfProject } from './store/reads.js';
 import { AppError } from '../../errors.js';
 import { requireActor, type Actor } from '../auth/actor.js';
+import { callerScope } from '../auth/scope.js';
+import { auditPaymentDecision } from './decision-audit.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
-import { settleReviewedMessage } from '../bank-messages/decisions.js';
+import { reviewedDeposit, settleReviewedMessage } from '../bank-messages/decisions.js';
+import { afterLateWindow } from './state-machine.js';
 import { applyTransition, lockPayment } from './transitions.js';
 import type { PaymentRow } from './types.js';
 
@@ -14,46 +19,79 @@ function paymentId(id: string): string {
 }
 
 /**
- * Verify (SPEC 3): idempotent; every call counts; the first call that sees the payment confirmed
- * stamps `verifiedAt`. The row lock makes concurrent verifies agree on which one was first.
+ * What verify may check: `amount` in `currency` (IRR by default, IRT = toman). Any whole amount is
+ * taken, so that one outside the payment range is a mismatch (409) rather than a bad request.
  */
-export async function verifyPayment(deps: Deps, actor: Actor, id: string): Promise<{ payment: PaymentRow; alreadyVerified: boolean }> {
+export const verifyInput = closedObject({
+  amount: wholeAmountSchema.nullish(),
+  currency: currencySchema.nullish(),
+}).transform(({ amount, currency }) => ({ amount: amount == null ? null : toRials(amount, currency ?? 'IRR') }));
+
+/**
+ * Verify (SPEC 3): idempotent; every call counts; the first call that sees the payment confirmed
+ * stamps `verifiedAt`. The row lock makes concurrent verifies agree on which one was first. With an
+ * amount that is not the payment's `amountRequested` (in rials, after conversion), 409
+ * `amount_mismatch` and nothing is counted.
+ */
+export async function verifyPayment(deps: Deps, actor: Actor, id: string, input?: unknown): Promise<{ payment: PaymentRow; alreadyVerified: boolean }> {
   const { projectId } = requireActor(actor, 'project');
+  const { amount } = parseInput(verifyInput, input ?? {});
   // One statement: the locked update returns the row as it now is, no read-back.
-  const verified = await verifyOfProject(deps.pool, paymentId(id), projectId);
+  const verified = await verifyOfProject(deps.pool, paymentId(id), projectId, amount);
   if (!verified) throw AppError.notFound('Payment');
+  if (verified.mismatch) {
+    const details = { amountRequested: verified.mismatch.amountRequested.toString(), given: String(amount) };
+    throw new AppError('amount_mismatch', `The amount given (${details.given} rials) is not the payment's amountRequested (${details.amountRequested} rials).`, details);
+  }
   return verified;
 }
 
 const reasonSchema = z.string().trim().min(1, 'must be 1..300 characters').max(300, 'must be 1..300 characters');
+const noteSchema = z.string().trim().max(500, 'must be at most 500 characters').nullish();
 
-/** Merchant's rejection: pending only; releases the reserved fee; event payment.rejected with the reason. */
+/**
+ * Merchant's rejection: pending only; releases the reserved fee; event payment.rejected with the
+ * reason. A project key rejects its own project's payments, a merchant credential any of its own.
+ */
 export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason: unknown): Promise<PaymentRow> {
-  const { projectId } = requireActor(actor, 'project');
+  const scope = callerScope(actor);
   const why = parseInput(z.object({ reason: reasonSchema }), { reason }).reason;
   return deps.prisma.$transaction(async (tx) => {
-    const payment = await lockPayment(tx, paymentId(id), projectId);
-    return applyTransition(tx, deps.jobs, payment, 'reject', { rejectReason: why });
+    const payment = await lockPayment(tx, paymentId(id), scope);
+    const rejected = await applyTransition(tx, deps.jobs, payment, 'reject', { rejectReason: why });
+    await auditPaymentDecision(tx, actor, 'payment.rejected', payment, rejected, why);
+    return rejected;
   });
 }
 
+const confirmSchema = z
+  .object({ note: noteSchema, late: z.boolean().nullish() })
+  .refine((v) => !v.late || Boolean(v.note), { path: ['note'], message: 'is required with late: true (why the payment is confirmed after its late window)' });
+
 /**
  * The merchant's decision after review: confirms a pending payment, or an expired one inside its
- * late window (a late confirmation). `confirmationSource` is `manual`.
+ * late window (`confirm`). With `late`, also an expired payment after its late window, for money
+ * the merchant saw in the bank with no SMS at all (`confirm_late`: `confirmedLate`, the fee charged
+ * again if it had been released). `confirmationSource` is `manual`. When exactly one deposit is
+ * waiting on the payment for review, it becomes the confirming message and what was received.
  */
-export async function confirmPaymentManually(deps: Deps, actor: Actor, id: string, note?: unknown): Promise<PaymentRow> {
-  const { projectId } = requireActor(actor, 'project');
-  const checkedNote = parseInput(z.string().trim().max(500).nullish(), note);
+export async function confirmPaymentManually(deps: Deps, actor: Actor, id: string, note?: unknown, late?: unknown): Promise<PaymentRow> {
+  const scope = callerScope(actor);
+  const input = parseInput(confirmSchema, { note, late });
   return deps.prisma.$transaction(async (tx) => {
-    const payment = await lockPayment(tx, paymentId(id), projectId);
-    const confirmed = await applyTransition(tx, deps.jobs, payment, 'confirm', {
-      confirmationSource: 'manual',
-      manualNote: checkedNote ?? null,
-      reviewRequired: false,
-      reviewReason: null,
-    });
-    const messageId = await settleReviewedMessage(tx, confirmed.id);
-    if (!messageId) return confirmed;
-    return tx.payment.update({ where: { id: confirmed.id }, data: { confirmedByMessageId: messageId } });
+    const payment = await lockPayment(tx, paymentId(id), scope);
+    const waiting = await reviewedDeposit(tx, payment.id);
+    const name = input.late && afterLateWindow(payment, payment.lockedAt) ? 'confirm_late' : 'confirm';
+    const confirmed = await applyTransition(
+      tx,
+      deps.jobs,
+      payment,
+      name,
+      { confirmationSource: 'manual', manualNote: input.note ?? null, reviewRequired: false, reviewReason: null, confirmedByMessageId: waiting?.id ?? null },
+      waiting?.amount ?? undefined,
+    );
+    if (waiting) await settleReviewedMessage(tx, waiting.id, confirmed.id);
+    await auditPaymentDecision(tx, actor, name === 'confirm_late' ? 'payment.confirmed_late' : 'payment.confirmed_manually', payment, confirmed, input.note ?? null);
+    return confirmed;
   });
 }

@@ -10,7 +10,8 @@ import type { Deps } from '../deps.js';
 import { deviceOnlineMs } from '../devices/health.js';
 import { admitLinkClient, recordLinkClient, type LinkClient } from '../links/client-cap.js';
 import { checkCallbackUrl } from '../projects/callback-url.js';
-import { amountSchema, httpsUrlSchema, parseInput, phoneSchema } from '../validation.js';
+import { checkAmountRange, currencySchema, toRials, wholeAmountSchema } from '../banking/currency.js';
+import { httpsUrlSchema, parseInput, phoneSchema } from '../validation.js';
 import { claimIdempotencyKey, storeIdempotentResponse, type Idempotency } from './idempotency.js';
 import type { PaymentRow } from './types.js';
 
@@ -20,14 +21,45 @@ export const metadataSchema = z
   .record(z.string().min(1).max(40, 'keys must be at most 40 characters'), metadataValue)
   .refine((m) => Object.keys(m).length <= 20, 'must have at most 20 keys');
 
-export const createPaymentSchema = z.object({
-  amount: amountSchema,
+/** Every bad field is named at once: checks across fields run also when another field is bad. */
+const always = { when: () => true };
+
+/**
+ * A request object whose fields are all defined: an unknown one is refused by name, since a field
+ * the service silently ignored (a misspelt `currency`) is how a shop charges a tenth of the price.
+ */
+export function closedObject<S extends z.core.$ZodLooseShape>(shape: S) {
+  return z.looseObject(shape).superRefine((value, ctx) => {
+    if (typeof value !== 'object' || value === null) return;
+    for (const key of Object.keys(value)) {
+      if (!Object.hasOwn(shape, key)) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown field: not part of this request' });
+    }
+  }, always);
+}
+
+/**
+ * `amount` is in `currency` (IRR by default, IRT = toman × 10); the range rule applies to the rials.
+ * The output's `amount` is rials; `currency` stays as the caller chose it.
+ */
+export const createPaymentSchema = closedObject({
+  amount: wholeAmountSchema,
+  currency: currencySchema.nullish().transform((c) => c ?? 'IRR'),
   callbackUrl: z.string({ error: 'is required' }).pipe(httpsUrlSchema),
   orderId: z.string().min(1, 'must be 1..64 characters').max(64, 'must be 1..64 characters').nullish(),
   description: z.string().max(300, 'must be at most 300 characters').nullish(),
   payerPhone: phoneSchema.nullish(),
   metadata: metadataSchema.nullish(),
-});
+})
+  .superRefine(checkAmountRange, always)
+  .transform(({ amount, currency, callbackUrl, orderId, description, payerPhone, metadata }) => ({
+    amount: toRials(amount, currency),
+    currency,
+    callbackUrl,
+    orderId,
+    description,
+    payerPhone,
+    metadata,
+  }));
 
 export type CreatePaymentInput = z.input<typeof createPaymentSchema>;
 
@@ -111,6 +143,7 @@ function insert(deps: Deps, db: Queryable, projectId: string, data: PaymentData,
     projectId,
     linkId,
     amount: data.amount,
+    currency: data.currency,
     callbackUrl: data.callbackUrl,
     callbackHost: host,
     orderId: data.orderId ?? null,

@@ -8,7 +8,7 @@ import type { EventType, PaymentRow } from './types.js';
  * The webhook body's payment fields as they are at this transition (SPEC 6). Written in the same
  * transaction as the state change; deliveries and subscriptions read it after commit.
  */
-export function eventPayload(type: EventType, p: PaymentRow) {
+export function eventPayload(type: EventType, p: PaymentRow, extra: EventExtra = {}) {
   return {
     event: type,
     paymentId: p.id,
@@ -21,14 +21,28 @@ export function eventPayload(type: EventType, p: PaymentRow) {
     sandbox: p.sandbox,
     metadata: (p.metadata ?? null) as Record<string, unknown> | null,
     reason: type === 'payment.rejected' ? p.rejectReason : null,
+    ...(type === 'payment.refunded' ? { refund: extra.refund ?? null, refundedAmount: p.refundedAmount.toString() } : {}),
+    ...(type === 'payment.review_required' ? { reviewReason: p.reviewReason } : {}),
   };
 }
 
+/** What an event adds to the payment's fields: the refund it records. */
+export type EventExtra = { refund?: { id: string; amount: string } };
+
 /** The event row and its webhook deliveries (with their jobs), in the state change's transaction. */
-export async function recordEvent(tx: Tx, jobs: JobQueue, type: EventType, payment: PaymentRow) {
+export async function recordEvent(tx: Tx, jobs: JobQueue, type: EventType, payment: PaymentRow, extra: EventExtra = {}) {
   const event = await tx.event.create({
-    data: { projectId: payment.projectId, paymentId: payment.id, type, payload: eventPayload(type, payment) as Prisma.InputJsonObject },
+    data: { projectId: payment.projectId, paymentId: payment.id, type, payload: eventPayload(type, payment, extra) as Prisma.InputJsonObject },
   });
   await queueDeliveries(tx, jobs, event);
   return event;
+}
+
+/**
+ * The attention event (opt-in): a payment that was not flagged for review and now is, in the same
+ * transaction as the change that flagged it (a deposit's review, an expiry with a payer's report).
+ */
+export async function recordReviewRequired(tx: Tx, jobs: JobQueue, before: { reviewRequired: boolean }, after: PaymentRow) {
+  if (!after.reviewRequired || before.reviewRequired) return null;
+  return recordEvent(tx, jobs, 'payment.review_required', after);
 }

@@ -2,7 +2,7 @@ import { retryOnConflict } from '../../db/errors.js';
 import { notifyPaymentsChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
 import { lockPendingSkippingBusy } from './store/locks.js';
-import { recordEvent } from './events.js';
+import { recordEvent, recordReviewRequired } from './events.js';
 import { expirePayment, releaseFeeAtLateWindowEnd } from './expiry.js';
 import { feeEffect, refusal, TRANSITIONS, transitionFields } from './state-machine.js';
 import { applyFeeEffect } from './transitions.js';
@@ -53,7 +53,11 @@ export async function expireBatch(deps: Deps, ids: string[]): Promise<number> {
         updated.push(...(await tx.payment.updateManyAndReturn({ where, data: group[0]!.fields })));
       }
       const eventIds = new Map<string, string>();
-      for (const p of updated) eventIds.set(p.id, (await recordEvent(tx, deps.jobs, TRANSITIONS.expire.event, p)).id);
+      const before = new Map(rows.map((p) => [p.id, p]));
+      for (const p of updated) {
+        eventIds.set(p.id, (await recordEvent(tx, deps.jobs, TRANSITIONS.expire.event, p)).id);
+        await recordReviewRequired(tx, deps.jobs, before.get(p.id)!, p);
+      }
       const byFee = groupBy(planned.filter((x) => eventIds.has(x.p.id)), (x) => x.fee);
       for (const [effect, group] of byFee) await applyFeeEffect(tx, effect, group.map((x) => x.p));
       await releaseFeeAtLateWindowEnd(tx, deps.jobs, (byFee.get('hold') ?? []).map((x) => x.p));

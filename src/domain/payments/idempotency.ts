@@ -1,8 +1,27 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { statement } from '../../db/statement.js';
 import { AppError } from '../../errors.js';
 
 export type Idempotency = { key: string; requestHash: string };
+
+/**
+ * The parsed JSON body in one spelling: object keys sorted at every depth, no whitespace. Two
+ * bodies that differ only in key order or spacing are the same request (CONTRACT "Payments").
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What a key remembers of its first request: the hash of the body's canonical JSON. */
+export function requestHash(body: unknown): string {
+  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+}
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 

@@ -3,6 +3,7 @@ import { listOfProject, paymentOfProject } from './store/reads.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { requireActor, type Actor } from '../auth/actor.js';
+import { callerScope, scopeWhere, type CallerScope } from '../auth/scope.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { PAYMENT_STATUSES, type PaymentRow } from './types.js';
@@ -25,19 +26,27 @@ export const paymentFilterSchema = z.object({
   orderId: z.string().min(1).max(64).optional(),
   from: dateTime.optional(),
   to: dateTime.optional(),
+  /** Only payments flagged (or not) for the merchant's review. */
+  reviewRequired: z.boolean().optional(),
+  /** true: the payer reported paying and the payment is not confirmed ("reported paying, nothing came"); false: no report. */
+  reported: z.boolean().optional(),
 });
 
-export const listPaymentsSchema = paymentFilterSchema.extend({
+/** REST's list: the filters of its one-statement query (the review filters are GraphQL's). */
+export const listPaymentsSchema = paymentFilterSchema.omit({ reviewRequired: true, reported: true }).extend({
   page: positiveInt().default(1),
   pageSize: positiveInt(100).default(20),
 });
 
 export type PaymentFilter = z.output<typeof paymentFilterSchema>;
 
-/** The filter as a Prisma where, always scoped to the caller's project. `from`/`to` are inclusive. */
-function paymentWhere(projectId: string, f: PaymentFilter): Prisma.PaymentWhereInput {
+/** The filter as a Prisma where, always scoped to the caller. `from`/`to` are inclusive. */
+function paymentWhere(scope: CallerScope, f: PaymentFilter): Prisma.PaymentWhereInput {
+  const reported: Prisma.PaymentWhereInput =
+    f.reported === true ? { payerReportedPaidAt: { not: null }, status: { not: 'confirmed' } } : f.reported === false ? { payerReportedPaidAt: null } : {};
   return {
-    projectId,
+    AND: [scopeWhere(scope), reported],
+    ...(f.reviewRequired !== undefined ? { reviewRequired: f.reviewRequired } : {}),
     ...(f.status ? { status: f.status } : {}),
     ...(f.orderId ? { orderId: f.orderId } : {}),
     ...(f.from || f.to ? { createdAt: { ...(f.from ? { gte: f.from } : {}), ...(f.to ? { lte: f.to } : {}) } } : {}),
@@ -47,10 +56,12 @@ function paymentWhere(projectId: string, f: PaymentFilter): Prisma.PaymentWhereI
 /** Newest first; ties broken by id so pages never overlap. */
 export const paymentOrder: Prisma.PaymentOrderByWithRelationInput[] = [{ createdAt: 'desc' }, { id: 'desc' }];
 
-/** The caller's project's payments matching a filter (validated here, for REST and GraphQL alike). */
-export function paymentsFilteredFor(actor: Actor, filter: unknown): Prisma.PaymentWhereInput {
-  const { projectId } = requireActor(actor, 'project');
-  return paymentWhere(projectId, parseInput(paymentFilterSchema, filter));
+/**
+ * The caller's payments matching a filter (validated here, for REST and GraphQL alike): a project
+ * key its project's, a merchant credential all of its projects' or one's (`projectId`).
+ */
+export function paymentsFilteredFor(actor: Actor, filter: unknown, projectId?: string | null): Prisma.PaymentWhereInput {
+  return paymentWhere(callerScope(actor, projectId), parseInput(paymentFilterSchema, filter));
 }
 
 /** A page of the caller's payments and the total, in one statement (the same filter and order as `paymentWhere`/`paymentOrder`). */
@@ -61,10 +72,16 @@ export async function listPayments(deps: Deps, actor: Actor, query: unknown) {
   return { items, page: q.page, pageSize: q.pageSize, total };
 }
 
-/** A payment of the caller's project; any other id (foreign, unknown, not a UUID) is 404. One indexed read. */
+/**
+ * A payment the caller can see (its project's; a merchant credential's, any of its projects');
+ * any other id (foreign, unknown, not a UUID) is 404. One indexed read.
+ */
 export async function getPayment(deps: Deps, actor: Actor, id: string): Promise<PaymentRow> {
-  const { projectId } = requireActor(actor, 'project');
-  const payment = uuidSchema.safeParse(id).success ? await paymentOfProject(deps.pool, id, projectId) : undefined;
+  const scope = callerScope(actor);
+  let payment: PaymentRow | null | undefined;
+  if (!uuidSchema.safeParse(id).success) payment = null;
+  else if (actor.kind === 'project') payment = await paymentOfProject(deps.pool, id, actor.projectId);
+  else payment = await deps.prisma.payment.findFirst({ where: { id, ...scopeWhere(scope) } });
   if (!payment) throw AppError.notFound('Payment');
   return payment;
 }

@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { AppError } from '../../errors.js';
-import type { EventType, PaymentStatus } from './types.js';
+import type { FINAL_EVENT_TYPES, PaymentStatus } from './types.js';
 
 /**
  * What a transition does to a live payment's reserved fee (CONTRACT "Payments", credit): a
  * confirmation debits it; cancel and reject give it back at once; an expiry gives it back only
  * once its late window is over, since a late deposit may still confirm it until then.
  */
-type FeeRule = 'debit' | 'release' | 'release_after_late_window';
+type FeeRule = 'debit' | 'charge' | 'release' | 'release_after_late_window';
 type Stamp = 'confirmedAt' | 'expiredAt' | 'canceledAt' | 'rejectedAt';
 
 /**
@@ -16,13 +16,20 @@ type Stamp = 'confirmedAt' | 'expiredAt' | 'canceledAt' | 'rejectedAt';
  * `transitionFields` read it; `applyTransition` (one payment) and `expireBatch` (many) apply what
  * they compute; the database's `payments_guard` states the same moves again, and
  * test/db/transition-guard.test.ts holds the two equal.
+ *
+ * `attach` and `confirm_late` are the merchant's exceptions (CONTRACT "Exceptions"): a deposit
+ * attached by hand confirms a pending, expired (at any time) or canceled payment; a late manual
+ * confirmation confirms an expired one after its late window. Both `charge` the fee: debited when
+ * still reserved, charged again when it had been released.
  */
 export const TRANSITIONS = {
   confirm: { from: ['pending', 'expired'], to: 'confirmed', stamps: 'confirmedAt', fee: 'debit', event: 'payment.confirmed' },
+  attach: { from: ['pending', 'expired', 'canceled'], to: 'confirmed', stamps: 'confirmedAt', fee: 'charge', event: 'payment.confirmed' },
+  confirm_late: { from: ['expired'], to: 'confirmed', stamps: 'confirmedAt', fee: 'charge', event: 'payment.confirmed' },
   expire: { from: ['pending'], to: 'expired', stamps: 'expiredAt', fee: 'release_after_late_window', event: 'payment.expired' },
   cancel: { from: ['pending'], to: 'canceled', stamps: 'canceledAt', fee: 'release', event: 'payment.canceled' },
   reject: { from: ['pending'], to: 'rejected', stamps: 'rejectedAt', fee: 'release', event: 'payment.rejected' },
-} as const satisfies Record<string, { from: readonly PaymentStatus[]; to: PaymentStatus; stamps: Stamp; fee: FeeRule; event: EventType }>;
+} as const satisfies Record<string, { from: readonly PaymentStatus[]; to: PaymentStatus; stamps: Stamp; fee: FeeRule; event: (typeof FINAL_EVENT_TYPES)[number] }>;
 
 export type TransitionName = keyof typeof TRANSITIONS;
 
@@ -41,6 +48,10 @@ export function refusal(p: Subject, name: TransitionName, now: Date): string | n
       if (ended(p, now)) return 'its late-confirmation window has ended';
       if (!p.sandbox && p.feeState !== 'reserved') return `its fee is ${p.feeState}, not reserved`;
       return null;
+    case 'attach':
+      return null;
+    case 'confirm_late':
+      return ended(p, now) ? null : 'its late window is still open; confirm it without `late`';
     case 'expire':
       return now.getTime() >= p.expiresAt.getTime() ? null : 'the payment has not reached its deadline';
     case 'cancel':
@@ -57,6 +68,9 @@ export function canConfirm(p: Subject, now: Date): boolean {
 export function confirmsLate(p: Subject, now: Date): boolean {
   return p.status === 'pending' && now.getTime() >= p.expiresAt.getTime();
 }
+
+/** Whether a confirmation at `now` is after the payment's late window (`confirmedLate`). */
+export const afterLateWindow = ended;
 
 /**
  * A live payment's reserved fee goes back only once nothing can confirm it any more: by the fee
@@ -75,12 +89,14 @@ export function feeReleaseRefusal(p: Subject, now: Date): string | null {
  * What a transition does to the payment's credit at `now`: `hold` keeps a live fee reserved until
  * the late window ends (the end-late-window job or the sweep gives it back then).
  */
-export type FeeEffect = 'debit' | 'release' | 'hold' | 'none';
+export type FeeEffect = 'debit' | 'charge_again' | 'release' | 'hold' | 'none';
 
 export function feeEffect(name: TransitionName, p: Subject, now: Date): FeeEffect {
-  if (p.sandbox || p.feeState !== 'reserved') return 'none';
   const { fee, to } = TRANSITIONS[name];
-  if (fee === 'debit') return 'debit';
+  // A released fee is charged again by the merchant's exceptions (reserved and debited at once).
+  if (fee === 'charge' && !p.sandbox && p.feeState === 'released') return 'charge_again';
+  if (p.sandbox || p.feeState !== 'reserved') return 'none';
+  if (fee === 'debit' || fee === 'charge') return 'debit';
   return feeReleaseRefusal({ ...p, status: to }, now) === null ? 'release' : 'hold';
 }
 
@@ -88,22 +104,29 @@ export type TransitionFields = Partial<Record<Stamp, Date>> & {
   status: PaymentStatus;
   feeState?: 'debited' | 'released';
   receiptCode?: string;
+  amountReceived?: bigint;
+  confirmedLate?: boolean;
   reviewRequired?: true;
   reviewReason?: 'payer_reported_no_deposit';
 };
 
-/** The columns a transition sets on the payment at `now`, its fee state included. */
-export function transitionFields(name: TransitionName, p: TransitionSubject, now: Date): TransitionFields {
+/**
+ * The columns a transition sets on the payment at `now`, its fee state included. A confirmation
+ * records what came in: `received` (the deposit's amount), else the amount asked for.
+ */
+export function transitionFields(name: TransitionName, p: TransitionSubject & { amountFinal?: bigint }, now: Date, received?: bigint): TransitionFields {
   const { to, stamps } = TRANSITIONS[name];
   const fee = feeEffect(name, p, now);
   const base: TransitionFields = {
     status: to,
     [stamps]: now,
-    ...(fee === 'debit' ? { feeState: 'debited' as const } : fee === 'release' ? { feeState: 'released' as const } : {}),
+    ...(fee === 'debit' || fee === 'charge_again' ? { feeState: 'debited' as const } : fee === 'release' ? { feeState: 'released' as const } : {}),
   };
   switch (name) {
     case 'confirm':
-      return { ...base, receiptCode: newReceiptCode() };
+    case 'attach':
+    case 'confirm_late':
+      return { ...base, receiptCode: newReceiptCode(), amountReceived: received ?? p.amountFinal, confirmedLate: ended(p, now) };
     case 'expire':
       // A payer who reported paying but whose deposit never came is flagged for the merchant's review.
       return p.payerReportedPaidAt !== null && !p.reviewRequired ? { ...base, reviewRequired: true, reviewReason: 'payer_reported_no_deposit' } : base;

@@ -1,11 +1,11 @@
 import type { Tx } from '../../db/prisma.js';
-import { lockPaymentRow } from './store/locks.js';
+import { lockPaymentRow, type LockScope } from './store/locks.js';
 import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../queue/job-queue.js';
-import { debitReservedFee, releaseReservedFees } from '../credit/fees.js';
+import { chargeReleasedFee, debitReservedFee, releaseReservedFees } from '../credit/fees.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
-import { recordEvent } from './events.js';
+import { recordEvent, recordReviewRequired } from './events.js';
 import { checkTransition, confirmsLate, feeEffect, feeReleaseRefusal, TRANSITIONS, transitionFields, type FeeEffect, type TransitionName } from './state-machine.js';
 import type { PaymentRow } from './types.js';
 
@@ -17,11 +17,11 @@ import type { PaymentRow } from './types.js';
 export type LockedPayment = PaymentRow & { lockedAt: Date };
 
 /**
- * Locks a payment row for the rest of the transaction. `projectId` scopes it to the caller: another
- * project's payment is not found, exactly like one that does not exist.
+ * Locks a payment row for the rest of the transaction. `scope` is the caller's: a payment outside
+ * it is not found, exactly like one that does not exist.
  */
-export async function lockPayment(tx: Tx, id: string, projectId?: string): Promise<LockedPayment> {
-  const row = await lockPaymentRow(tx, id, projectId);
+export async function lockPayment(tx: Tx, id: string, scope?: LockScope): Promise<LockedPayment> {
+  const row = await lockPaymentRow(tx, id, scope);
   if (!row) throw AppError.notFound('Payment');
   const payment = await tx.payment.findUniqueOrThrow({ where: { id } });
   return { ...payment, lockedAt: row.now };
@@ -35,6 +35,9 @@ export async function applyFeeEffect(tx: Tx, effect: FeeEffect, payments: Paymen
   switch (effect) {
     case 'debit':
       for (const p of payments) await debitReservedFee(tx, p);
+      return;
+    case 'charge_again':
+      for (const p of payments) await chargeReleasedFee(tx, p);
       return;
     case 'release':
       await releaseReservedFees(tx, payments);
@@ -57,19 +60,21 @@ export async function applyTransition(
   payment: LockedPayment,
   name: TransitionName,
   fields: Prisma.PaymentUncheckedUpdateManyInput = {},
+  received?: bigint,
 ): Promise<LockedPayment> {
   const now = payment.lockedAt;
-  checkTransition(payment, name, now);
-  if (name === 'confirm' && confirmsLate(payment, now)) {
+  if (TRANSITIONS[name].to === 'confirmed' && confirmsLate(payment, now)) {
     payment = await applyTransition(tx, jobs, payment, 'expire');
   }
+  checkTransition(payment, name, now);
   await applyFeeEffect(tx, feeEffect(name, payment, now), [payment]);
-  const data: Prisma.PaymentUncheckedUpdateManyInput = { ...fields, ...transitionFields(name, payment, now) };
+  const data: Prisma.PaymentUncheckedUpdateManyInput = { ...fields, ...transitionFields(name, payment, now, received) };
   // The status condition makes a lost lock impossible to miss: no row, no transition.
   const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: payment.status }, data });
   if (count !== 1) throw new AppError('invalid_state', 'The payment changed concurrently; retry.', { status: payment.status });
   const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
   const recorded = await recordEvent(tx, jobs, TRANSITIONS[name].event, updated);
+  await recordReviewRequired(tx, jobs, payment, updated);
   await notifyPaymentChanged(tx, updated, recorded.id);
   return { ...updated, lockedAt: now };
 }

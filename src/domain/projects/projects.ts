@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
-import { requireActor, type Actor } from '../auth/actor.js';
+import { recordAudit, recordUpdate, writeAudited } from '../audit/audit.js';
+import { changesOf, createdValues } from '../audit/changes.js';
+import { operatorActor, requireActor, type Actor } from '../auth/actor.js';
 import { ensureRoomForApiKey } from '../auth/credential-limits.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import type { Deps } from '../deps.js';
@@ -48,11 +50,22 @@ export async function findOwnedProject(db: Pick<Tx, 'project'>, merchantId: stri
   return project;
 }
 
-/** A new API key of the project, within its limit of active keys (409 `limit_reached`). */
-export async function issueProjectKey(tx: Tx, project: { id: string; sandbox: boolean }) {
+/**
+ * A new API key of the project, within its limit of active keys (409 `limit_reached`), recorded in
+ * the audit log as the actor's (the demo re-issue, which calls it without one, is the operator's).
+ */
+export async function issueProjectKey(tx: Tx, project: { id: string; merchantId: string; sandbox: boolean }, actor: Actor = operatorActor) {
   await ensureRoomForApiKey(tx, project.id);
   const issued = issueCredential(project.sandbox ? credentialPrefix.projectTest : credentialPrefix.projectLive);
   const row = await tx.apiKey.create({ data: { projectId: project.id, keyHash: issued.hash, keyPrefix: issued.prefix } });
+  await recordAudit(tx, actor, {
+    action: 'api_key.created',
+    subjectType: 'api_key',
+    subjectId: row.id,
+    projectId: project.id,
+    merchantId: project.merchantId,
+    changes: createdValues(row, ['keyPrefix']),
+  });
   return { apiKey: row, secret: issued.secret };
 }
 
@@ -62,7 +75,14 @@ export async function createProject(deps: Deps, actor: Actor, input: unknown) {
   const data = parseInput(createProjectInput, input);
   return deps.prisma.$transaction(async (tx) => {
     const project = await tx.project.create({ data: { ...data, merchantId: merchant.merchantId } });
-    const { secret } = await issueProjectKey(tx, project);
+    await recordAudit(tx, actor, {
+      action: 'project.created',
+      subjectType: 'project',
+      subjectId: project.id,
+      projectId: project.id,
+      changes: createdValues(project, Object.keys(data)),
+    });
+    const { secret } = await issueProjectKey(tx, project, actor);
     return { project, apiKey: secret };
   });
 }
@@ -70,15 +90,19 @@ export async function createProject(deps: Deps, actor: Actor, input: unknown) {
 export async function updateProject(deps: Deps, actor: Actor, projectId: string, input: unknown) {
   const merchant = requireActor(actor, 'merchant');
   const data = parseInput(updateProjectInput, input);
-  await findOwnedProject(deps.prisma, merchant.merchantId, projectId);
-  return deps.prisma.project.update({ where: { id: projectId }, data });
+  return deps.prisma.$transaction(async (tx) => {
+    const before = await findOwnedProject(tx, merchant.merchantId, projectId);
+    const after = await tx.project.update({ where: { id: before.id }, data });
+    await recordUpdate(tx, actor, { action: 'project.updated', subjectType: 'project', subjectId: before.id, projectId: before.id, before, after, fields: Object.keys(data) });
+    return after;
+  });
 }
 
 export async function createApiKey(deps: Deps, actor: Actor, projectId: string) {
   const merchant = requireActor(actor, 'merchant');
   return deps.prisma.$transaction(async (tx) => {
     const project = await findOwnedProject(tx, merchant.merchantId, projectId);
-    return issueProjectKey(tx, project);
+    return issueProjectKey(tx, project, actor);
   });
 }
 
@@ -87,7 +111,13 @@ export async function revokeApiKey(deps: Deps, actor: Actor, keyId: string) {
   if (!uuidSchema.safeParse(keyId).success) throw AppError.notFound('API key');
   const key = await deps.prisma.apiKey.findFirst({ where: { id: keyId, project: { merchantId: merchant.merchantId } } });
   if (!key) throw AppError.notFound('API key');
-  return deps.prisma.apiKey.update({ where: { id: keyId }, data: { revokedAt: key.revokedAt ?? new Date() } });
+  if (key.revokedAt) return key;
+  return writeAudited(
+    deps.prisma,
+    actor,
+    (tx) => tx.apiKey.update({ where: { id: keyId }, data: { revokedAt: new Date() } }),
+    (k) => ({ action: 'api_key.revoked', subjectType: 'api_key', subjectId: k.id, projectId: k.projectId }),
+  );
 }
 
 /** Operator: suspends a project; the merchant's `active` switch cannot lift it. */
@@ -96,7 +126,13 @@ export async function suspendProject(deps: Deps, actor: Actor, projectId: string
   if (!uuidSchema.safeParse(projectId).success) throw AppError.notFound('Project');
   const project = await deps.prisma.project.findUnique({ where: { id: projectId } });
   if (!project) throw AppError.notFound('Project');
-  return deps.prisma.project.update({ where: { id: projectId }, data: { suspendedAt: project.suspendedAt ?? new Date() } });
+  if (project.suspendedAt) return project;
+  return writeAudited(
+    deps.prisma,
+    actor,
+    (tx) => tx.project.update({ where: { id: projectId }, data: { suspendedAt: new Date() } }),
+    (p) => ({ action: 'project.suspended', subjectType: 'project', subjectId: p.id, projectId: p.id, merchantId: p.merchantId, changes: createdValues(p, ['suspendedAt']) }),
+  );
 }
 
 /** Operator: lifts an operator suspension; the merchant's own `active` switch is left as it is. */
@@ -105,7 +141,13 @@ export async function liftProjectSuspension(deps: Deps, actor: Actor, projectId:
   if (!uuidSchema.safeParse(projectId).success) throw AppError.notFound('Project');
   const project = await deps.prisma.project.findUnique({ where: { id: projectId } });
   if (!project) throw AppError.notFound('Project');
-  return deps.prisma.project.update({ where: { id: projectId }, data: { suspendedAt: null } });
+  if (!project.suspendedAt) return project;
+  return writeAudited(
+    deps.prisma,
+    actor,
+    (tx) => tx.project.update({ where: { id: projectId }, data: { suspendedAt: null } }),
+    (p) => ({ action: 'project.suspension_lifted', subjectType: 'project', subjectId: p.id, projectId: p.id, merchantId: p.merchantId, changes: changesOf(project, p, ['suspendedAt']) }),
+  );
 }
 
 const feeInput = z
@@ -118,8 +160,13 @@ export async function setProjectFee(deps: Deps, actor: Actor, input: z.input<typ
   const data = parseInput(feeInput, input);
   const project = await deps.prisma.project.findUnique({ where: { id: data.projectId } });
   if (!project) throw AppError.notFound('Project');
-  return deps.prisma.project.update({
-    where: { id: data.projectId },
-    data: { feeBps: data.bps, feeMin: data.min, feeMax: data.max },
-  });
+  return writeAudited(
+    deps.prisma,
+    actor,
+    (tx) => tx.project.update({ where: { id: data.projectId }, data: { feeBps: data.bps, feeMin: data.min, feeMax: data.max } }),
+    (p) => {
+      const changes = changesOf(project, p, ['feeBps', 'feeMin', 'feeMax']);
+      return changes && { action: 'project.fee_set', subjectType: 'project', subjectId: p.id, projectId: p.id, merchantId: p.merchantId, changes };
+    },
+  );
 }

@@ -1,6 +1,6 @@
-import { buildParsed, namesABank } from './fields.js';
+import { buildParsed, hintOf, namesABank } from './fields.js';
 import { findBankTime } from './jalali.js';
-import { accountHintFor, readMovement } from './movement.js';
+import { accountHintFor, leadingAccount, readMovement } from './movement.js';
 import type { SmsParser } from './types.js';
 
 export type BankProfile = {
@@ -13,6 +13,10 @@ export type BankProfile = {
   shape?: (body: string) => boolean;
   /** Read `YYMMDDhhmm` stamps (off where such a line may be an account number). */
   compactDates?: boolean;
+  /** A phrase this bank uses only for money in (Tejarat's `نوع تراکنش: انتقال به شتابی`); a minus sign or a withdrawal word still wins. */
+  credit?: RegExp;
+  /** The bank's compact layout opens with the bare account number (`300463586351` / `1,900,000+` / …): read it as the hint. */
+  accountLine?: boolean;
 };
 
 /**
@@ -31,9 +35,11 @@ export function bankParser(profile: BankProfile): SmsParser {
       const shaped = profile.shape !== undefined && !namesABank(body) && profile.shape(body);
       if (!named && !shaped && context?.viaSender !== true) return null;
       const m = readMovement(body);
-      const signals = { body, amount: m.amount, deposit: m.deposit, withdrawal: m.withdrawal };
+      const credit = profile.credit !== undefined && profile.credit.test(body);
+      const signals = { body, amount: m.amount, deposit: m.deposit || credit, withdrawal: m.withdrawal };
       const time = findBankTime(body, { compact: profile.compactDates === true, receivedAt });
-      return buildParsed(profile.bankCode, signals, (d) => accountHintFor(body, d), time);
+      const account = profile.accountLine === true ? hintOf(leadingAccount(body) ?? undefined) : null;
+      return buildParsed(profile.bankCode, signals, (d) => accountHintFor(body, d) ?? account, time);
     },
   };
   if (profile.senderName) parser.senderName = profile.senderName;

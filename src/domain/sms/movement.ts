@@ -11,6 +11,10 @@ const WITHDRAWAL_WORD = /برداشت|خرید|پرداخت|قبض|کارمزد|
 const NEUTRAL_WORD = /انتقال|اصلاحیه|پایا|ساتنا|پل|شتاب|حواله|خودپرداز|چک|تراکنش|کارت/;
 // Phrases that contain a withdrawal word but describe no withdrawal.
 const NOT_A_WITHDRAWAL = /قابل\s*برداشت/g;
+// A batch payment (`پرداخت گروهی`) names the payer's side; a body that also says `واریز گروهی …` (Sepah's
+// `واريز گروهي يارانه مرحله 186`) reports the batch credited to this account. Without that line it stays a payment.
+const GROUP_CREDIT = /واریز\s*گروهی/;
+const GROUP_PAYMENT = /پرداخت\s*گروهی/g;
 // A label that names where money went or came from: its value is an account, never the amount.
 const ACCOUNT_TARGET = /(?:کارت|حساب|سپرده|به|از|شماره)$/;
 const SUM_LABEL = /^مبلغ(?:\s*(?:تراکنش|واریزی|برداشتی|کل))?$/;
@@ -58,7 +62,8 @@ function findAmount(fields: Field[], body: string): SignedAmount | null {
 /** Reads amount and direction words from any of the layouts Iranian banks use. */
 export function readMovement(body: string): Movement {
   const fields = fieldsOf(body);
-  const words = body.replace(NOT_A_WITHDRAWAL, '');
+  const plain = body.replace(NOT_A_WITHDRAWAL, '');
+  const words = GROUP_CREDIT.test(plain) ? plain.replace(GROUP_PAYMENT, '') : plain;
   return {
     amount: findAmount(fields, body),
     deposit: DEPOSIT_WORD.test(words),
@@ -72,6 +77,14 @@ const ACCOUNT_LABEL = /^(?:شماره\s*)?(?:حساب|کارت|سپرده)$/;
 const INLINE_TO = /به\s*(?:کارت|حساب)\s*:?\s*(\d[\d*.\-]{3,}\d)/;
 const INLINE_FROM = /از\s*(?:کارت|حساب)\s*:?\s*(\d[\d*.\-]{3,}\d)/;
 const DOTTED_ACCOUNT = /^\d{1,5}(?:[.\-]\d{1,10}){2,3}$/;
+// Compact layouts open with the account alone (`30101883751600`, Mehr Iran's `300463586351`).
+const ACCOUNT_FIRST_LINE = /^\d{8,26}$/;
+
+/** The account a compact layout opens with: a first line of digits only; null when the body opens otherwise. */
+export function leadingAccount(body: string): string | null {
+  const first = body.split('\n', 1)[0]?.trim() ?? '';
+  return ACCOUNT_FIRST_LINE.test(first) ? first : null;
+}
 
 /** The account or card the SMS is about: for a deposit the receiving one, else the paying one. */
 export function accountHintFor(body: string, direction: Direction): string | null {

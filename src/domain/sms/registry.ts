@@ -49,11 +49,13 @@ const MAX_BODY_CHARS = 4096;
 type Attempt = { parser: SmsParser; viaSender: boolean };
 
 /**
- * Sender's bank first (a known sender id of the bank, or one the merchant vouched for on a card of
- * that bank: `senderBanks`); then banks the body names, earliest named first; then shapes; then generic.
+ * Sender's bank first: the banks of the phone's cards this sender is known for (`senderBanks`, in
+ * their order), then any other bank whose sender ids or name the sender matches; then banks the body
+ * names, earliest named first; then shapes; then generic.
  */
 function orderFor(sender: string, body: string, senderBanks: readonly string[]): Attempt[] {
-  const claimed = bankSmsParsers.filter((p) => claimsSender(p, sender) || senderBanks.includes(p.bankCode));
+  const ofCards = senderBanks.flatMap((code) => bankSmsParsers.filter((p) => p.bankCode === code));
+  const claimed = [...new Set([...ofCards, ...bankSmsParsers.filter((p) => claimsSender(p, sender))])];
   const named = bankSmsParsers
     .filter((p) => !claimed.includes(p))
     .map((p) => ({ p, at: p.mark ? body.search(p.mark) : -1 }))
@@ -68,9 +70,10 @@ function orderFor(sender: string, body: string, senderBanks: readonly string[]):
 }
 
 /**
- * Reads a forwarded bank SMS (`senderBanks`: banks whose cards on the phone name this sender as
- * theirs, so a compact layout that names no bank is read by that bank's parser). Never throws: a body no parser claims comes back as
- * `{ parsed: null }`, for the caller to keep as unparsed rather than lose.
+ * Reads a forwarded bank SMS. `senderBanks` are the banks of the phone's cards that this sender is a
+ * known sender of (`banksOfSender` in senders.ts: the bank's own ids or the card's vouched `smsSender`),
+ * so a compact layout that names no bank is read by that bank's parser first. Never throws: a body no
+ * parser claims comes back as `{ parsed: null }`, for the caller to keep as unparsed rather than lose.
  */
 export function parseSms(sender: string, body: string, receivedAt: Date, senderBanks: readonly string[] = []): { parsed: ParsedSms | null } {
   try {

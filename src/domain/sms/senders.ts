@@ -20,3 +20,13 @@ export function isKnownSender(bankCode: string, sender: string, extra: readonly 
 export function knownSenders(bankCode: string): readonly string[] {
   return smsParsers.find((p) => p.bankCode === bankCode)?.senders ?? [];
 }
+
+/**
+ * The banks of a phone's cards that `sender` is a known sender of: one of the bank's own ids, or the
+ * sender the merchant vouched for on that card (`smsSender`). The registry reads a body that names no
+ * bank with these banks' parsers first (CONTRACT: bank messages and matching).
+ */
+export function banksOfSender(cards: readonly { bankCode: string; smsSender?: string | null }[], sender: string): string[] {
+  const banks = cards.filter((c) => isKnownSender(c.bankCode, sender, c.smsSender ? [c.smsSender] : [])).map((c) => c.bankCode);
+  return [...new Set(banks)];
+}

@@ -19,7 +19,7 @@ const SLOT_WAIT_MS = 1_000;
  * event's type, and the job that sends it, in the event's own transaction (a rolled-back state
  * change sends nothing).
  */
-export async function queueDeliveries(tx: Tx, jobs: JobQueue, event: { id: string; projectId: string; paymentId: string; type: string }) {
+export async function queueDeliveries(tx: Tx, jobs: JobQueue, event: { id: string; projectId: string; paymentId: string | null; type: string }) {
   const endpoint = await tx.webhookEndpoint.findUnique({ where: { projectId: event.projectId } });
   if (!endpoint?.active || !subscribes(endpoint, event.type)) return;
   const delivery = await tx.webhookDelivery.create({

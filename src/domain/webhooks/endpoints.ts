@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
+import { recordAudit } from '../audit/audit.js';
+import { changesOf } from '../audit/changes.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import { newWebhookSecret } from '../auth/credentials.js';
 import type { Deps } from '../deps.js';
@@ -45,23 +47,34 @@ export async function setWebhookEndpoint(deps: Deps, actor: Actor, projectId: st
   const chosen = events == null ? undefined : parseInput(z.object({ events: eventsInput }), { events }).events;
   const secret = newWebhookSecret();
   const sealed = deps.secrets.seal(secret);
-  const endpoint = await deps.prisma.webhookEndpoint.upsert({
-    where: { projectId: project.id },
-    create: { projectId: project.id, url: checkedUrl, secretCiphertext: sealed, events: chosen ?? [...DEFAULT_ENDPOINT_EVENTS] },
-    // Setting the endpoint again is how a merchant re-enables one disabled for failing.
-    update: {
-      url: checkedUrl,
-      secretCiphertext: sealed,
-      previousSecretCiphertext: null,
-      previousSecretExpiresAt: null,
-      active: true,
-      failingSince: null,
-      disabledAt: null,
-      disabledReason: null,
-      ...(chosen ? { events: chosen } : {}),
-    },
+  return deps.prisma.$transaction(async (tx) => {
+    const before = await tx.webhookEndpoint.findUnique({ where: { projectId: project.id } });
+    const endpoint = await tx.webhookEndpoint.upsert({
+      where: { projectId: project.id },
+      create: { projectId: project.id, url: checkedUrl, secretCiphertext: sealed, events: chosen ?? [...DEFAULT_ENDPOINT_EVENTS] },
+      // Setting the endpoint again is how a merchant re-enables one disabled for failing.
+      update: {
+        url: checkedUrl,
+        secretCiphertext: sealed,
+        previousSecretCiphertext: null,
+        previousSecretExpiresAt: null,
+        active: true,
+        failingSince: null,
+        disabledAt: null,
+        disabledReason: null,
+        ...(chosen ? { events: chosen } : {}),
+      },
+    });
+    // Every set issues a new secret, so it is recorded even when the URL and events stay.
+    await recordAudit(tx, actor, {
+      action: 'webhook_endpoint.set',
+      subjectType: 'webhook_endpoint',
+      subjectId: endpoint.id,
+      projectId: project.id,
+      changes: changesOf(before ?? {}, endpoint, ['url', 'events', 'active']),
+    });
+    return { endpoint, secret };
   });
-  return { endpoint, secret };
 }
 
 /**
@@ -94,6 +107,13 @@ export async function rotateWebhookSecret(deps: Deps, actor: Actor, projectId: s
         previousSecretCiphertext: current.secretCiphertext,
         previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_TTL_MS),
       },
+    });
+    await recordAudit(tx, actor, {
+      action: 'webhook_endpoint.secret_rotated',
+      subjectType: 'webhook_endpoint',
+      subjectId: endpoint.id,
+      projectId: project.id,
+      changes: changesOf(current, endpoint, ['previousSecretExpiresAt']),
     });
     return { endpoint, secret };
   });

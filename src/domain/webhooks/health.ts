@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/prisma.js';
+import { recordAudit, systemActor } from '../audit/audit.js';
 import type { Deps } from '../deps.js';
 
 /** Svix and Stripe disable an endpoint whose every attempt has failed for 5 days. */
@@ -18,7 +19,7 @@ export function nextHealth(endpoint: { active: boolean; failingSince: Date | nul
  * deliveries are queued for it and pending ones stop, until setWebhookEndpoint re-enables it.
  */
 export async function recordEndpointOutcome(tx: Tx, endpointId: string, ok: boolean, at: Date): Promise<void> {
-  const endpoint = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { active: true, failingSince: true } });
+  const endpoint = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId }, select: { active: true, failingSince: true, projectId: true } });
   const next = nextHealth(endpoint, ok, at);
   if (!next.disable && (next.failingSince?.getTime() ?? null) === (endpoint.failingSince?.getTime() ?? null)) return;
   await tx.webhookEndpoint.update({
@@ -32,6 +33,16 @@ export async function recordEndpointOutcome(tx: Tx, endpointId: string, ok: bool
         }
       : { failingSince: next.failingSince },
   });
+  if (next.disable) {
+    await recordAudit(tx, systemActor('webhook health'), {
+      action: 'webhook_endpoint.disabled',
+      subjectType: 'webhook_endpoint',
+      subjectId: endpointId,
+      projectId: endpoint.projectId,
+      note: 'Every delivery attempt failed for 5 days.',
+      changes: { active: { from: true, to: false } },
+    });
+  }
 }
 
 /** The share of the endpoint's attempts in the last 24 h that got a 2xx; null when there were none. */

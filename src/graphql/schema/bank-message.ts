@@ -16,6 +16,7 @@ const BankMessageStatus = builder.enumType('BankMessageStatus', {
     unparsed: { description: 'No parser understood the message.' },
     duplicate: { description: 'The same deposit seen before (duplicateOfId).' },
     dismissed: { description: 'The merchant dismissed it.' },
+    refunded: { description: 'A deposit that belonged to no payment, paid back by the merchant (refundBankMessage).' },
   } satisfies Record<(typeof MESSAGE_STATUSES)[number], { description: string }>,
 });
 
@@ -91,10 +92,13 @@ builder.queryField('bankMessages', (t) =>
     type: 'BankMessage',
     cursor: 'id',
     authScopes: { merchant: true, project: true },
-    description: 'Newest first. A project sees messages resolved to it and those from devices holding its cards.',
-    args: { status: t.arg({ description: 'Only messages with this outcome.', type: BankMessageStatus }) },
+    description: 'Newest first. A project sees messages resolved to it and those from devices holding its cards; a merchant key all of its messages, or one project’s with `projectId`.',
+    args: {
+      projectId: t.arg.id({ description: 'Merchant key: only messages of this project (resolved to it, or from devices holding its cards).' }),
+      status: t.arg({ description: 'Only messages with this outcome.', type: BankMessageStatus }),
+    },
     resolve: (query, _root, args, ctx) => {
-      const where = { AND: [visibleMessages(ctx.actor), args.status ? { status: args.status } : {}] };
+      const where = { AND: [visibleMessages(ctx.actor, args.projectId as string | null | undefined), args.status ? { status: args.status } : {}] };
       // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
       return pageWithinScope(query, (id) => ctx.deps.prisma.bankMessage.count({ where: { AND: [where, { id }] } }), () =>
         ctx.deps.prisma.bankMessage.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
@@ -105,9 +109,9 @@ builder.queryField('bankMessages', (t) =>
 
 builder.mutationFields((t) => ({
   dismissBankMessage: t.prismaField({
-    description: 'Marks a needs_review, unmatched or unparsed message as needing nothing more.',
+    description: 'Marks a needs_review, unmatched or unparsed message as needing nothing more. A project key or the merchant key.',
     type: 'BankMessage',
-    authScopes: { project: true },
+    authScopes: { project: true, merchant: true },
     args: { id: t.arg.id({ description: 'The message UUID.', required: true }), note: t.arg.string({ description: 'Why, for your records.' }) },
     resolve: async (query, _root, { id, note }, ctx) => {
       const message = await dismissBankMessage(ctx.deps, ctx.actor, String(id), note);

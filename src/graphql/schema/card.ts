@@ -4,7 +4,7 @@ import { builder } from '../builder.js';
 import { NodeRef } from './node.js';
 
 builder.prismaObject('Card', {
-  description: 'A bank card payers transfer to, with the phone that forwards its deposit SMS and optional daily caps.',
+  description: 'A bank card payers transfer to, with the phone that forwards its deposit SMS and optional daily and monthly caps.',
   interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The card UUID.' }),
@@ -21,6 +21,9 @@ builder.prismaObject('Card', {
     }),
     dailyAmountCap: t.expose('dailyAmountCap', { description: 'Most rials of pending + confirmed payments per Tehran day; null = no cap.', type: 'Amount', nullable: true }),
     dailyCountCap: t.exposeInt('dailyCountCap', { description: 'Most payments per Tehran day; null = no cap.', nullable: true }),
+    monthlyAmountCap: t.expose('monthlyAmountCap', { description: 'Most rials of pending + confirmed payments per Jalali month (Tehran time); null = no cap.', type: 'Amount', nullable: true }),
+    monthlyCountCap: t.exposeInt('monthlyCountCap', { description: 'Most pending + confirmed payments per Jalali month (Tehran time); null = no cap.', nullable: true }),
+    sheba: t.exposeString('sheba', { description: 'The card account’s IBAN (sheba): IR + 24 digits.', nullable: true }),
     active: t.exposeBoolean('active', { description: 'False stops new payments on the card; its live payments still confirm.' }),
     lastUsedAt: t.expose('lastUsedAt', { description: 'When a payment last chose this card (least recently used goes first).', type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { description: 'When the card was added.', type: 'DateTime' }),
@@ -39,6 +42,9 @@ const CreateCardInput = builder.inputType('CreateCardInput', {
     smsSender: t.string({ description: 'A sender id of this card’s bank SMS that the service does not know yet (e.g. +98700717); deposits from unknown senders wait for review.' }),
     dailyAmountCap: t.field({ description: 'Daily cap in rials; omit for none.', type: 'Amount' }),
     dailyCountCap: t.int({ description: 'Daily count cap; omit for none.' }),
+    monthlyAmountCap: t.field({ description: 'Cap in rials per Jalali month (Tehran time); omit for none.', type: 'Amount' }),
+    monthlyCountCap: t.int({ description: 'Count cap per Jalali month (Tehran time); omit for none.' }),
+    sheba: t.string({ description: 'The account’s IBAN: IR + 24 digits with valid check digits (spaces and Persian digits accepted).' }),
   }),
 });
 
@@ -53,6 +59,9 @@ const UpdateCardInput = builder.inputType('UpdateCardInput', {
     smsSender: t.string({ description: 'A sender id of this card’s bank SMS; null removes it.' }),
     dailyAmountCap: t.field({ description: 'Daily cap in rials; null removes it.', type: 'Amount' }),
     dailyCountCap: t.int({ description: 'Daily count cap; null removes it.' }),
+    monthlyAmountCap: t.field({ description: 'Cap in rials per Jalali month; null removes it.', type: 'Amount' }),
+    monthlyCountCap: t.int({ description: 'Count cap per Jalali month; null removes it.' }),
+    sheba: t.string({ description: 'The account’s IBAN; null removes it.' }),
     active: t.boolean({ description: 'False stops new payments on the card.' }),
   }),
 });

@@ -6,7 +6,7 @@ import type { Event } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
 import type { PaymentStatus as PaymentStatusName } from '../../domain/payments/types.js';
-import { PaymentRef, PaymentStatus } from './payment.js';
+import { Currency, PaymentRef, PaymentStatus } from './payment.js';
 
 
 const CheckoutCard = builder.objectRef<NonNullable<CheckoutView['card']>>('CheckoutCard').implement({
@@ -47,6 +47,7 @@ export const CheckoutViewRef = builder.objectRef<CheckoutView>('CheckoutView').i
     amountRequested: t.field({ description: 'The requested amount, in rials.', type: 'Amount', resolve: (v) => v.amountRequested }),
     amountFinal: t.field({ description: 'The exact amount to transfer, in rials.', type: 'Amount', resolve: (v) => v.amountFinal }),
     amountMode: t.exposeString('amountMode', { description: 'unique_code.' }),
+    currency: t.field({ description: 'The unit the shop sent the amount in; the page shows the amount in it first, and in the other unit beside it.', type: Currency, resolve: (v) => v.currency }),
     displayUnit: t.exposeString('displayUnit', { description: 'The unit shown beside rials: toman.' }),
     autoConfirm: t.exposeBoolean('autoConfirm', { description: 'Whether a matching deposit confirms automatically.' }),
     description: t.exposeString('description', { description: 'The merchant’s description of the payment.', nullable: true }),
@@ -113,7 +114,8 @@ const ReportCheckoutInput = builder.inputType('ReportCheckoutInput', {
 const CreateLinkPaymentInput = builder.inputType('CreateLinkPaymentInput', {
   description: 'The payer’s choices on a payment link.',
   fields: (t) => ({
-    amount: t.field({ type: 'Amount', description: 'Required when the link has no fixed amount.' }),
+    amount: t.field({ type: 'Amount', description: 'In `currency`; required when the link has no fixed amount.' }),
+    currency: t.field({ type: Currency, description: 'The unit of `amount`: IRR (default) or IRT (toman, × 10).' }),
     payerPhone: t.string({ description: '10..20 characters.' }),
     description: t.string({ description: 'At most 200 characters.' }),
   }),
@@ -172,13 +174,14 @@ const PaymentEvent = builder.objectRef<Event>('PaymentEvent').implement({
   description: 'A payment reaching a final state (the same events webhooks carry).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The event UUID.' }),
-    type: t.exposeString('type', { description: 'payment.confirmed, payment.expired, payment.rejected or payment.canceled.' }),
-    paymentId: t.exposeID('paymentId', { description: 'The payment UUID.' }),
+    type: t.exposeString('type', { description: 'payment.confirmed, payment.expired, payment.rejected, payment.canceled, payment.refunded or payment.review_required.' }),
+    // Only payment events are streamed here; a bank message's event (no payment) never is.
+    paymentId: t.id({ description: 'The payment UUID.', resolve: (e) => e.paymentId! }),
     createdAt: t.expose('createdAt', { description: 'When the event happened.', type: 'DateTime' }),
     payment: t.prismaField({
       description: 'The payment now.',
       type: 'Payment',
-      resolve: (query, e, _a, ctx) => ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: e.paymentId } }),
+      resolve: (query, e, _a, ctx) => ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: e.paymentId! } }),
     }),
   }),
 });
@@ -201,17 +204,18 @@ builder.subscriptionFields((t) => ({
   }),
   paymentUpdated: t.field({
     type: PaymentRef,
-    authScopes: { project: true },
-    description: 'The payment now, then after every change.',
+    authScopes: { project: true, merchant: true },
+    description: 'The payment now, then after every change (a project key its project’s payments, a merchant key any of its projects’).',
     args: { id: t.arg.id({ description: 'The payment UUID.', required: true }) },
     subscribe: (_root, { id }, ctx) => paymentUpdatedStream(ctx.deps, ctx.actor, String(id)),
     resolve: unwrap,
   }),
   paymentEvents: t.field({
     type: PaymentEvent,
-    authScopes: { project: true },
-    description: 'Every payment event of the project as it commits.',
-    subscribe: (_root, _args, ctx) => paymentEventsStream(ctx.deps, ctx.actor),
+    authScopes: { project: true, merchant: true },
+    description: 'Every payment event as it commits: a project key its project’s; a merchant key all its projects’ (as they are when the subscription starts), or one’s with `projectId`.',
+    args: { projectId: t.arg.id({ description: 'Merchant key: only this project’s events.' }) },
+    subscribe: (_root, args, ctx) => paymentEventsStream(ctx.deps, ctx.actor, args.projectId as string | null | undefined),
     resolve: unwrap,
   }),
 }));

@@ -10,5 +10,7 @@ import './payment.js';
 import './bank-message.js';
 import './webhook-delivery.js';
 import './checkout.js';
+import './exceptions.js';
+import './audit.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());

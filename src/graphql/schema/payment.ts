@@ -3,6 +3,7 @@ import { createPayment } from '../../domain/payments/create-payment.js';
 import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
 import { checkoutUrl, verifyResult, type VerifyResult } from '../../domain/payments/record.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/types.js';
+import type { Currency as CurrencyName } from '../../domain/banking/currency.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
@@ -19,6 +20,14 @@ export const PaymentStatus = builder.enumType('PaymentStatus', {
   } satisfies Record<(typeof PAYMENT_STATUSES)[number], { description: string }>,
 });
 
+export const Currency = builder.enumType('Currency', {
+  description: 'The unit a caller sends amounts in. Every amount the service returns is rials.',
+  values: {
+    IRR: { description: 'Rials (the default).' },
+    IRT: { description: 'Toman: ten rials. Amounts sent are multiplied by 10 and stored as rials.' },
+  } satisfies Record<CurrencyName, { description: string }>,
+});
+
 export const PaymentRef = builder.prismaObject('Payment', {
   description: 'A card-to-card payment: the amount to transfer, to which card, and how it ended. Ids are the same UUIDs as in REST.',
   interfaces: [NodeRef],
@@ -29,6 +38,7 @@ export const PaymentRef = builder.prismaObject('Payment', {
     amountFinal: t.expose('amountFinal', { description: 'The exact amount the payer must transfer, in rials: `amountRequested` + `code`.', type: 'Amount' }),
     code: t.exposeInt('code', { description: 'Rials added to the requested amount so that payments of one size stay distinguishable (a multiple of 10).' }),
     amountMode: t.exposeString('amountMode', { description: 'How the final amount is made; `unique_code`.' }),
+    currency: t.field({ description: 'The unit the amounts were sent in at creation (the checkout page shows it first); amounts are returned in rials.', type: Currency, select: { currency: true }, resolve: (p) => p.currency as CurrencyName }),
     orderId: t.exposeString('orderId', { description: 'The merchant’s order identifier, as sent at creation.', nullable: true }),
     description: t.exposeString('description', { description: 'Shown to the payer on the checkout page.', nullable: true }),
     token: t.exposeString('token', { description: 'The payment token: addresses the checkout view and page, and comes back as `service_token` on the callback.' }),
@@ -72,7 +82,8 @@ const VerifyResultRef = builder.objectRef<VerifyResult>('VerifyResult').implemen
 const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
   description: 'A new payment: the amount and where the payer returns to.',
   fields: (t) => ({
-    amount: t.field({ type: 'Amount', required: true, description: 'Rials, 10,000..1,000,000,000.' }),
+    amount: t.field({ type: 'Amount', required: true, description: 'In `currency`: 10,000..1,000,000,000 rials once converted (1,000..100,000,000 toman).' }),
+    currency: t.field({ type: Currency, description: 'The unit of `amount`: IRR (default) or IRT (toman, × 10).' }),
     callbackUrl: t.string({ required: true, description: 'https; its host must be allowed when the project lists hosts.' }),
     orderId: t.string({ description: 'Your order identifier, 1..64 characters; returned in verify and webhooks.' }),
     description: t.string({ description: 'At most 300 characters; shown to the payer.' }),
@@ -81,7 +92,7 @@ const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
   }),
 });
 
-type FilterArgs = { status?: string | null; orderId?: string | null; from?: Date | null; to?: Date | null };
+type FilterArgs = { status?: string | null; orderId?: string | null; from?: Date | null; to?: Date | null; reviewRequired?: boolean | null; reported?: boolean | null };
 
 /** GraphQL nulls mean "no filter", as absent query parameters do in REST. */
 const filterOf = (a: FilterArgs) => ({
@@ -89,14 +100,16 @@ const filterOf = (a: FilterArgs) => ({
   orderId: a.orderId ?? undefined,
   from: a.from?.toISOString(),
   to: a.to?.toISOString(),
+  reviewRequired: a.reviewRequired ?? undefined,
+  reported: a.reported ?? undefined,
 });
 
 builder.queryFields((t) => ({
   payment: t.prismaField({
     type: 'Payment',
     nullable: true,
-    authScopes: { project: true },
-    description: 'Null for an id the caller cannot see.',
+    authScopes: { project: true, merchant: true },
+    description: 'Null for an id the caller cannot see. A merchant key sees the payments of all its projects.',
     args: { id: t.arg.id({ description: 'The payment UUID.', required: true }) },
     // The row as read, every column loaded: a prismaField tells Pothos so, and nothing is read again.
     resolve: async (_query, _root, { id }, ctx) => {
@@ -111,17 +124,20 @@ builder.queryFields((t) => ({
   payments: t.prismaConnection({
     type: 'Payment',
     cursor: 'id',
-    authScopes: { project: true },
-    description: 'Newest first (createdAt, then id, descending); `from`/`to` inclusive.',
+    authScopes: { project: true, merchant: true },
+    description: 'Newest first (createdAt, then id, descending); `from`/`to` inclusive. A merchant key sees all its projects’ payments, or one project’s with `projectId`.',
     args: {
+      projectId: t.arg.id({ description: 'Merchant key: only this project’s payments. A project key: its own project (any other id matches nothing).' }),
+      reviewRequired: t.arg.boolean({ description: 'Only payments flagged (true) or not flagged (false) for review.' }),
+      reported: t.arg.boolean({ description: 'true: the payer reported paying and the payment is not confirmed (“reported paying, nothing came”); false: no report.' }),
       status: t.arg({ description: 'Only payments in this state.', type: PaymentStatus }),
       orderId: t.arg.string({ description: 'Only payments with this order identifier.' }),
       from: t.arg({ description: 'Created at or after this time.', type: 'DateTime' }),
       to: t.arg({ description: 'Created at or before this time.', type: 'DateTime' }),
     },
-    totalCount: (_parent, args, ctx) => ctx.deps.prisma.payment.count({ where: paymentsFilteredFor(ctx.actor, filterOf(args)) }),
+    totalCount: (_parent, args, ctx) => ctx.deps.prisma.payment.count({ where: paymentsFilteredFor(ctx.actor, filterOf(args), args.projectId as string | null) }),
     resolve: (query, _root, args, ctx) => {
-      const where = paymentsFilteredFor(ctx.actor, filterOf(args));
+      const where = paymentsFilteredFor(ctx.actor, filterOf(args), args.projectId as string | null);
       // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
       return pageWithinScope(query, (id) => ctx.deps.prisma.payment.count({ where: { AND: [where, { id }] } }), () =>
         ctx.deps.prisma.payment.findMany({ ...query, where, orderBy: paymentOrder }),
@@ -151,19 +167,23 @@ builder.mutationFields((t) => ({
     },
   }),
   verifyPayment: t.field({
-    description: 'Idempotent check of the result; call it after the callback or a webhook and fulfil only when `verified` is true.',
+    description: 'Idempotent check of the result; call it after the callback or a webhook and fulfil only when `verified` is true. With `amount`, also checks it is the payment’s.',
     type: VerifyResultRef,
     authScopes: { project: true },
-    args: { id: t.arg.id({ description: 'The payment UUID (the callback’s `service_ref`).', required: true }) },
-    resolve: async (_root, { id }, ctx) => {
-      const { payment, alreadyVerified } = await verifyPayment(ctx.deps, ctx.actor, String(id));
+    args: {
+      id: t.arg.id({ description: 'The payment UUID (the callback’s `service_ref`).', required: true }),
+      amount: t.arg({ type: 'Amount', description: 'The amount you expect, in `currency`: not the payment’s amountRequested → amount_mismatch (409 in REST), nothing counted.' }),
+      currency: t.arg({ type: Currency, description: 'The unit of `amount`: IRR (default) or IRT (toman).' }),
+    },
+    resolve: async (_root, { id, amount, currency }, ctx) => {
+      const { payment, alreadyVerified } = await verifyPayment(ctx.deps, ctx.actor, String(id), { amount, currency });
       return verifyResult(payment, alreadyVerified);
     },
   }),
   rejectPayment: t.prismaField({
-    description: 'Rejects a pending payment; sends payment.rejected with the reason.',
+    description: 'Rejects a pending payment; sends payment.rejected with the reason. A project key or the merchant key (any of its projects).',
     type: 'Payment',
-    authScopes: { project: true },
+    authScopes: { project: true, merchant: true },
     args: { id: t.arg.id({ description: 'The payment UUID.', required: true }), reason: t.arg.string({ description: '1..300 characters, sent in the webhook.', required: true }) },
     resolve: async (query, _root, { id, reason }, ctx) => {
       const payment = await rejectPayment(ctx.deps, ctx.actor, String(id), reason);
@@ -171,12 +191,17 @@ builder.mutationFields((t) => ({
     },
   }),
   confirmPaymentManually: t.prismaField({
-    description: 'Confirms by hand a pending payment, or an expired one inside its late window (confirmationSource manual).',
+    description:
+      'Confirms by hand a pending payment, or an expired one inside its late window (confirmationSource manual). With `late: true` (and a `note`) also an expired payment after its late window: confirmedLate, the fee charged again if it had been released. A project key or the merchant key.',
     type: 'Payment',
-    authScopes: { project: true },
-    args: { id: t.arg.id({ description: 'The payment UUID.', required: true }), note: t.arg.string({ description: 'Why, for your records.' }) },
-    resolve: async (query, _root, { id, note }, ctx) => {
-      const payment = await confirmPaymentManually(ctx.deps, ctx.actor, String(id), note);
+    authScopes: { project: true, merchant: true },
+    args: {
+      id: t.arg.id({ description: 'The payment UUID.', required: true }),
+      note: t.arg.string({ description: 'Why, for your records (required with late). Returned as manualNote.' }),
+      late: t.arg.boolean({ description: 'Also after the late window: money seen in the bank with no SMS at all. Default false.' }),
+    },
+    resolve: async (query, _root, { id, note, late }, ctx) => {
+      const payment = await confirmPaymentManually(ctx.deps, ctx.actor, String(id), note, late);
       return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: payment.id } });
     },
   }),

@@ -7,37 +7,54 @@
 --                 online (sandbox: any), first the scopes nobody is allocating in, then the busy
 --                 ones; a card moved since it was listed is skipped; every refusal reason reported
 --   card caps     today's (Tehran calendar day, by creation) pending + confirmed amountFinal sum and
---                 count against the card's daily_amount_cap / daily_count_cap (null = none)
+--                 count against the card's daily_amount_cap / daily_count_cap, and this Jalali
+--                 month's (Tehran) against monthly_amount_cap / monthly_count_cap (null = none)
 --   fee at creation  reserved on the merchant's row, checked against its available credit
 -- Rules it calls, owned by their concern:
 --   match scope and its lock  match_scope, match_scope_lock_key  src/domain/cards/sql/match_scope.sql
 --   device online             device_online                      src/domain/devices/sql/device_online.sql
 --   code step and code draw   code_step, draw_code               src/domain/codes/sql/draw_code.sql
+--   the Jalali month          jalali_month_start                 src/domain/cards/sql/jalali_month.sql
 --   the fee's amount          payment_fee                        src/domain/credit/sql/payment_fee.sql
 -- Every invariant stays in the versioned migrations: the unique index over live holds, the CHECKs
 -- and the deferred money triggers run on these writes exactly as on any other.
 
--- With the card's scope lock held: today's caps and a free code on this card, or why not.
+-- With the card's scope lock held: the day's and the month's caps and a free code on this card, or
+-- why not (the first cap that refuses: the day's before the month's, counts before amounts).
 CREATE OR REPLACE FUNCTION payment_claim_code(
   card_id uuid, listed_device_id uuid, scope text, amount_requested bigint, max_code integer,
-  amount_cap bigint, count_cap integer, rand bigint[], OUT code integer, OUT reason text
+  day_amount_cap bigint, day_count_cap integer, month_amount_cap bigint, month_count_cap integer, rand bigint[],
+  OUT code integer, OUT reason text
 ) LANGUAGE plpgsql AS $$
 DECLARE
   current_device uuid;
-  spent bigint := 0;
-  counted bigint := 0;
+  day_start constant timestamptz := date_trunc('day', now() AT TIME ZONE 'Asia/Tehran') AT TIME ZONE 'Asia/Tehran';
+  monthly constant boolean := month_amount_cap IS NOT NULL OR month_count_cap IS NOT NULL;
+  day_spent bigint := 0;
+  day_counted bigint := 0;
+  month_spent bigint := 0;
+  month_counted bigint := 0;
+  final_amount bigint;
 BEGIN
   SELECT c.device_id INTO current_device FROM cards c WHERE c.id = card_id FOR SHARE;
   IF NOT FOUND OR current_device IS DISTINCT FROM listed_device_id THEN
     reason := 'device_offline';
     RETURN;
   END IF;
-  IF amount_cap IS NOT NULL OR count_cap IS NOT NULL THEN
-    SELECT coalesce(sum(p.amount_final), 0), count(*) INTO spent, counted FROM payments p
+  IF day_amount_cap IS NOT NULL OR day_count_cap IS NOT NULL OR monthly THEN
+    -- One read of the card's payments since the earlier of the two starts (a month starts at a midnight).
+    SELECT coalesce(sum(p.amount_final) FILTER (WHERE p.created_at >= day_start), 0), count(*) FILTER (WHERE p.created_at >= day_start),
+           coalesce(sum(p.amount_final), 0), count(*)
+      INTO day_spent, day_counted, month_spent, month_counted
+      FROM payments p
      WHERE p.card_id = payment_claim_code.card_id AND p.status IN ('pending', 'confirmed')
-       AND p.created_at >= (date_trunc('day', now() AT TIME ZONE 'Asia/Tehran') AT TIME ZONE 'Asia/Tehran');
-    IF count_cap IS NOT NULL AND counted >= count_cap THEN
+       AND p.created_at >= CASE WHEN monthly THEN jalali_month_start(now()) ELSE day_start END;
+    IF day_count_cap IS NOT NULL AND day_counted >= day_count_cap THEN
       reason := 'daily_count_cap_reached';
+      RETURN;
+    END IF;
+    IF month_count_cap IS NOT NULL AND month_counted >= month_count_cap THEN
+      reason := 'monthly_count_cap_reached';
       RETURN;
     END IF;
   END IF;
@@ -46,21 +63,26 @@ BEGIN
     reason := 'codes_exhausted';
     RETURN;
   END IF;
-  IF amount_cap IS NOT NULL AND spent + amount_requested + code > amount_cap THEN
+  final_amount := amount_requested + code;
+  IF day_amount_cap IS NOT NULL AND day_spent + final_amount > day_amount_cap THEN
     code := NULL;
     reason := 'daily_amount_cap_reached';
+  ELSIF month_amount_cap IS NOT NULL AND month_spent + final_amount > month_amount_cap THEN
+    code := NULL;
+    reason := 'monthly_amount_cap_reached';
   END IF;
 END;
 $$;
 
 -- The whole create. Errors the caller turns into the catalog: GW402 merchant_credit_exhausted, GW422
 -- callback_host_not_allowed (DETAIL: the allowed hosts, JSON), GW503 no_card_available (DETAIL:
--- the reasons, comma-separated). `online_ms` is DEVICE_OFFLINE_SECONDS in milliseconds, `rand` the
+-- the reasons, comma-separated). `amount_requested` is rials, `currency` the unit the caller sent it
+-- in (kept on the payment). `online_ms` is DEVICE_OFFLINE_SECONDS in milliseconds, `rand` the
 -- code draws (src/domain/codes/codes.ts). `job_payload` is pg-boss's payload of the expiry job as
 -- its `send` builds it, inserted by pg-boss's own statement (insert_expiry_job, installed by
 -- src/domain/payments/store/expiry-job.ts): the job commits with the payment.
 CREATE OR REPLACE FUNCTION create_payment(
-  payment_id uuid, project_id uuid, link_id uuid, amount_requested bigint, callback_url text, callback_host text,
+  payment_id uuid, project_id uuid, link_id uuid, amount_requested bigint, currency text, callback_url text, callback_host text,
   order_id text, description text, payer_phone text, metadata json, token text, online_ms integer, rand bigint[],
   job_payload text
 ) RETURNS payments LANGUAGE plpgsql AS $$
@@ -90,7 +112,7 @@ BEGIN
   -- Pass 1 tries each eligible card's scope without waiting; pass 2 waits for the busy ones.
   FOREACH waiting IN ARRAY ARRAY[false, true] LOOP
     FOR candidate IN
-      SELECT c.id, c.device_id, c.daily_amount_cap, c.daily_count_cap,
+      SELECT c.id, c.device_id, c.daily_amount_cap, c.daily_count_cap, c.monthly_amount_cap, c.monthly_count_cap,
              device_online(d.last_heartbeat_at, d.revoked_at, online_ms) AS online,
              match_scope(c.id, c.device_id) AS scope
         FROM cards c LEFT JOIN devices d ON d.id = c.device_id
@@ -109,7 +131,8 @@ BEGIN
         CONTINUE;
       END IF;
       SELECT * INTO claimed FROM payment_claim_code(candidate.id, candidate.device_id, candidate.scope, amount_requested,
-                                                    pr.max_code, candidate.daily_amount_cap, candidate.daily_count_cap, rand);
+                                                    pr.max_code, candidate.daily_amount_cap, candidate.daily_count_cap,
+                                                    candidate.monthly_amount_cap, candidate.monthly_count_cap, rand);
       IF claimed.code IS NOT NULL THEN
         chosen_card := candidate.id;
         chosen_scope := candidate.scope;
@@ -140,10 +163,10 @@ BEGIN
 
   -- Stamped after the scope lock, so payments of one scope are stamped in the order they commit.
   created := date_trunc('milliseconds', clock_timestamp());
-  INSERT INTO payments (id, project_id, merchant_id, card_id, link_id, amount_requested, code, amount_final, amount_mode,
+  INSERT INTO payments (id, project_id, merchant_id, card_id, link_id, amount_requested, currency, code, amount_final, amount_mode,
                         order_id, description, callback_url, token, expires_at, late_until, payer_phone, metadata, sandbox,
                         fee_amount, fee_state, created_at, updated_at)
-  VALUES (payment_id, pr.id, pr.merchant_id, chosen_card, link_id, amount_requested, claimed.code, amount_requested + claimed.code,
+  VALUES (payment_id, pr.id, pr.merchant_id, chosen_card, link_id, amount_requested, currency, claimed.code, amount_requested + claimed.code,
           pr.amount_mode, order_id, description, callback_url, token,
           created + pr.payment_time_limit_seconds * interval '1 second',
           created + (pr.payment_time_limit_seconds + pr.late_window_seconds) * interval '1 second',

@@ -4,13 +4,17 @@ import { buildJobInsert, ensureExpiryJobFunction, EXPIRY_QUEUE } from './expiry-
 import { toPaymentRow, type PaymentSqlRow } from './row.js';
 import { statement, type Queryable } from '../../../db/statement.js';
 import { codeDraws } from '../../codes/codes.js';
+import type { Currency } from '../../banking/currency.js';
 import type { PaymentRow } from '../types.js';
 
 export type CreateArgs = {
   paymentId: string;
   projectId: string;
   linkId: string | null;
+  /** Rials. */
   amount: bigint;
+  /** The unit the caller sent amounts in, kept with the payment. */
+  currency: Currency;
   callbackUrl: string | null;
   /** Checked against the project's allowed hosts inside the call; null when the caller checked. */
   callbackHost: string | null;
@@ -23,11 +27,11 @@ export type CreateArgs = {
   onlineMs: number;
 };
 
-type CreateParams = [string, string, string | null, string, string | null, string | null, string | null, string | null, string | null, string | null, string, number, string[], string];
+type CreateParams = [string, string, string | null, string, string, string | null, string | null, string | null, string | null, string | null, string | null, string, number, string[], string];
 
 const create = statement<CreateParams, PaymentSqlRow>(
   'create-payment',
-  'SELECT * FROM create_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json, $11, $12, $13, $14)',
+  'SELECT * FROM create_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::json, $12, $13, $14, $15)',
 );
 
 /**
@@ -46,6 +50,7 @@ export async function createPaymentRow(pool: pg.Pool, db: Queryable, jobs: JobQu
     a.projectId,
     a.linkId,
     a.amount.toString(),
+    a.currency,
     a.callbackUrl,
     a.callbackHost,
     a.orderId,

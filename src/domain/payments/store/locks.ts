@@ -6,16 +6,23 @@ import type { Tx } from '../../../db/prisma.js';
  * database's own guards use).
  */
 
-/** Locks one payment (of the project, when given) until commit; null when there is none. */
-export async function lockPaymentRow(tx: Tx, id: string, projectId?: string): Promise<{ id: string; now: Date } | null> {
+/** Who may lock it: a merchant, optionally one of its projects. */
+export type LockScope = { merchantId: string; projectId: string | null; none?: boolean };
+
+/** Locks one payment (inside the caller's scope, when given) until commit; null when there is none. */
+export async function lockPaymentRow(tx: Tx, id: string, scope?: LockScope): Promise<{ id: string; now: Date } | null> {
+  if (scope?.none) return null;
+  const merchantId = scope?.merchantId ?? null;
+  const projectId = scope?.projectId ?? null;
   // The outer SELECT runs after the CTE has the lock, so its clock is read after any wait for it.
-  const rows = projectId
-    ? await tx.$queryRaw<{ id: string; now: Date }[]>`
-        WITH locked AS (SELECT id FROM payments WHERE id = ${id}::uuid AND project_id = ${projectId}::uuid FOR UPDATE)
-        SELECT id, clock_timestamp() AS now FROM locked`
-    : await tx.$queryRaw<{ id: string; now: Date }[]>`
-        WITH locked AS (SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE)
-        SELECT id, clock_timestamp() AS now FROM locked`;
+  const rows = await tx.$queryRaw<{ id: string; now: Date }[]>`
+    WITH locked AS (
+      SELECT id FROM payments
+      WHERE id = ${id}::uuid
+        AND (${merchantId}::uuid IS NULL OR merchant_id = ${merchantId}::uuid)
+        AND (${projectId}::uuid IS NULL OR project_id = ${projectId}::uuid)
+      FOR UPDATE)
+    SELECT id, clock_timestamp() AS now FROM locked`;
   return rows[0] ?? null;
 }
 

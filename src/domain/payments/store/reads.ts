@@ -10,24 +10,36 @@ export async function paymentOfProject(db: Queryable, id: string, projectId: str
   return row && toPaymentRow(row);
 }
 
-const verify = statement<[string, string], PaymentSqlRow & { previously_verified: boolean }>(
+const verify = statement<[string, string, string | null], PaymentSqlRow & { previously_verified: boolean; target_amount: string }>(
   'payment-verify',
   // The row lock (UPDATE) makes concurrent verifies agree on which one was first: the target CTE
-  // reads verified_at as it was before this call, under the same lock.
-  `WITH target AS (SELECT id, verified_at FROM payments WHERE id = $1 AND project_id = $2 FOR UPDATE)
-   UPDATE payments p
-      SET verify_count = p.verify_count + 1,
-          verified_at = CASE WHEN p.status = 'confirmed' AND p.verified_at IS NULL THEN now() ELSE p.verified_at END,
-          updated_at = now()
-     FROM target
-    WHERE p.id = target.id
-   RETURNING p.*, target.verified_at IS NOT NULL AS previously_verified`,
+  // reads verified_at as it was before this call, under the same lock. A verify naming another
+  // amount ($3) updates nothing: the row comes back empty beside the amount it asked for.
+  `WITH target AS (SELECT id, verified_at, amount_requested FROM payments WHERE id = $1 AND project_id = $2 FOR UPDATE),
+   counted AS (
+     UPDATE payments p
+        SET verify_count = p.verify_count + 1,
+            verified_at = CASE WHEN p.status = 'confirmed' AND p.verified_at IS NULL THEN now() ELSE p.verified_at END,
+            updated_at = now()
+       FROM target
+      WHERE p.id = target.id AND ($3::bigint IS NULL OR target.amount_requested = $3::bigint)
+     RETURNING p.*, target.verified_at IS NOT NULL AS previously_verified)
+   SELECT counted.*, target.amount_requested AS target_amount FROM target LEFT JOIN counted ON true`,
 );
 
-/** Counts a verify and stamps the first one that sees it confirmed; the updated row, in one statement. */
-export async function verifyOfProject(db: Queryable, id: string, projectId: string): Promise<{ payment: PaymentRow; alreadyVerified: boolean } | undefined> {
-  const [row] = await verify(db, id, projectId);
-  return row && { payment: toPaymentRow(row), alreadyVerified: row.previously_verified };
+export type Verified =
+  | { payment: PaymentRow; alreadyVerified: boolean; mismatch?: undefined }
+  | { payment?: undefined; mismatch: { amountRequested: bigint } };
+
+/**
+ * Counts a verify and stamps the first one that sees it confirmed; the updated row, in one statement.
+ * With `amount` (rials) other than the payment's `amountRequested`, nothing is counted: the mismatch.
+ */
+export async function verifyOfProject(db: Queryable, id: string, projectId: string, amount: bigint | null = null): Promise<Verified | undefined> {
+  const [row] = await verify(db, id, projectId, amount === null ? null : amount.toString());
+  if (!row) return undefined;
+  if (row.id === null) return { mismatch: { amountRequested: BigInt(row.target_amount) } };
+  return { payment: toPaymentRow(row), alreadyVerified: row.previously_verified };
 }
 
 export type PaymentListFilter = { status?: string; orderId?: string; from?: Date; to?: Date };

@@ -13,6 +13,7 @@ export type PaymentSqlRow = {
   code: number;
   amount_final: string;
   amount_mode: string;
+  currency: string;
   order_id: string | null;
   description: string | null;
   callback_url: string | null;
@@ -23,6 +24,9 @@ export type PaymentSqlRow = {
   confirmed_at: Date | null;
   confirmed_by_message_id: string | null;
   manual_note: string | null;
+  amount_received: string | null;
+  confirmed_late: boolean;
+  refunded_amount: string;
   verified_at: Date | null;
   verify_count: number;
   expires_at: Date;
@@ -58,6 +62,7 @@ export function toPaymentRow(r: PaymentSqlRow): PaymentRow {
     code: r.code,
     amountFinal: BigInt(r.amount_final),
     amountMode: r.amount_mode,
+    currency: r.currency,
     orderId: r.order_id,
     description: r.description,
     callbackUrl: r.callback_url,
@@ -68,6 +73,9 @@ export function toPaymentRow(r: PaymentSqlRow): PaymentRow {
     confirmedAt: r.confirmed_at,
     confirmedByMessageId: r.confirmed_by_message_id,
     manualNote: r.manual_note,
+    amountReceived: r.amount_received === null ? null : BigInt(r.amount_received),
+    confirmedLate: r.confirmed_late,
+    refundedAmount: BigInt(r.refunded_amount),
     verifiedAt: r.verified_at,
     verifyCount: r.verify_count,
     expiresAt: r.expires_at,

@@ -1,0 +1,32 @@
+import type { Prisma } from '../../generated/prisma/client.js';
+import { uuidSchema } from '../validation.js';
+import { requireActor, type Actor } from './actor.js';
+
+/**
+ * What a caller may read and decide on (CONTRACT "Exceptions", who may decide): a project key its
+ * own project; a merchant credential every project of its merchant, or one of them (`projectId`).
+ * Anything outside is exactly like something that does not exist.
+ */
+export type CallerScope = { merchantId: string; projectId: string | null; none: boolean };
+
+export function callerScope(actor: Actor, projectId?: string | null): CallerScope {
+  const caller = requireActor(actor, 'merchant', 'project');
+  const asked = projectId ?? null;
+  // A project id that is not a UUID names no project: the scope holds nothing.
+  const malformed = asked !== null && !uuidSchema.safeParse(asked).success;
+  if (caller.kind === 'project') {
+    return { merchantId: caller.merchantId, projectId: caller.projectId, none: malformed || (asked !== null && asked !== caller.projectId) };
+  }
+  return { merchantId: caller.merchantId, projectId: malformed ? null : asked, none: malformed };
+}
+
+/** The scope as a Prisma filter on a table with `merchantId` and `projectId` columns. */
+export function scopeWhere(scope: CallerScope): { merchantId: string; projectId?: string; id?: { in: [] } } {
+  return {
+    merchantId: scope.merchantId,
+    ...(scope.projectId ? { projectId: scope.projectId } : {}),
+    ...(scope.none ? { id: { in: [] } } : {}),
+  };
+}
+
+export type PaymentScopeWhere = Prisma.PaymentWhereInput;
