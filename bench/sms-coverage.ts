@@ -50,4 +50,16 @@ for (const r of rows) console.log(line(r));
 console.log('-'.repeat(78));
 console.log(line(total));
 console.log(`\nbanks: ${rows.length}; deposits read with the right amount: ${total.depositsRead}/${total.deposits}; non-deposits read as deposits: ${total.others - total.othersSafe}`);
+
+// The card rule (CONTRACT): a body that names no bank, from a sender no bank lists but that a card of its bank on the
+// phone vouches for, is read by that bank's parser first.
+const VOUCHED = '+989121234567';
+const nameless = Object.entries(fixturesByBank).flatMap(([bank, fixtures]) => fixtures.filter((f) => f.senderOnly && f.expected).map((f) => ({ bank, f })));
+const byCard = nameless.filter(({ bank, f }) => {
+  const actual = toPlain(parseSms(VOUCHED, f.body, new Date(f.receivedAt ?? DEFAULT_RECEIVED_AT), [bank]).parsed);
+  const exact = canonical(actual) === canonical(expectedFor(f.expected, actual));
+  if (!exact) misses.push(`${bank} / ${f.name} (vouched sender): got ${JSON.stringify(actual)}`);
+  return exact;
+});
+console.log(`bodies naming no bank, read exactly by the card's bank from a vouched sender: ${byCard.length}/${nameless.length}`);
 if (verbose && misses.length > 0) console.log(`\nmisses:\n${misses.join('\n')}`);

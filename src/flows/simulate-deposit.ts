@@ -22,9 +22,14 @@ export async function simulateDeposit(deps: Deps, actor: Actor, input: unknown) 
   const now = new Date();
   const messageId = await deps.prisma.$transaction(async (tx) => {
     const message = await storeSimulatedMessage(tx, project, card, amount, data.outcome, now);
-    const result = await matchDeposit(tx, deps.jobs, message.id, scope, [card], { amount, at: now, payerCardLast4: data.payerCardLast4 ?? null, simulated: true });
+    // A message from a personal number is held, whatever it says (docs/security.md).
+    const review = data.outcome === 'unknown_sender' ? { reason: 'unknown_sender' as const, detail: `the sender ${message.sender} is not a known sender of the card's bank` } : null;
+    const result = await matchDeposit(tx, deps.jobs, message.id, scope, [card], { amount, at: now, payerCardLast4: data.payerCardLast4 ?? null, simulated: true, review });
     await settle(tx, message.id, result.status, result.statusReason, { ...result, cardId: card.id, projectId: project.projectId });
-    return message.id;
+    if (data.outcome !== 'duplicate') return message.id;
+    // The same deposit again (a re-send, a second forwarder): one deposit, this one a copy.
+    const copy = await storeSimulatedMessage(tx, project, card, amount, data.outcome, now, message);
+    return copy.id;
   });
   const message = await deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: messageId } });
   const payment = await deps.prisma.payment.findUniqueOrThrow({ where: { id: target.id } });

@@ -216,3 +216,42 @@ describe('the merchant credential reads and decides across its projects', () => 
     expect(audit.rows).toEqual([{ actor_kind: 'merchant_key', action: 'payment.rejected', subject_id: pb.id }]);
   });
 });
+
+describe('sandbox: every exception can be rehearsed', () => {
+  it('unit_slip, underpaid, overpaid, duplicate and unknown_sender send what they say, and the engine decides', async () => {
+    const shop = await makeShop(app);
+    const sim = (paymentId: string, outcome: string) => request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId, outcome } });
+    const pay = async (amount: number) => (await createPaymentRest(app, shop.apiKey, { amount })).body;
+
+    const a = await pay(200_000);
+    const slip = await sim(a.id, 'unit_slip');
+    expect(slip.status).toBe(200);
+    expect(slip.body).toMatchObject({ simulatedAmount: String(BigInt(a.amountFinal) / 10n), bankMessage: { status: 'unmatched' }, payment: { status: 'pending' } });
+    const cands = await gqlOk(app.baseUrl, `query($id: ID!) { payment(id: $id) { candidateMessages { reason bankMessage { id } } } }`, { id: a.id }, shop.apiKey);
+    expect(cands.payment.candidateMessages).toEqual([{ reason: 'unit_slip', bankMessage: { id: slip.body.bankMessage.id } }]);
+
+    const b = await pay(210_000);
+    const under = await sim(b.id, 'underpaid');
+    expect(under.body).toMatchObject({ simulatedAmount: String(BigInt(b.amountFinal) - 10_000n), bankMessage: { status: 'unmatched' } });
+    const over = await sim(b.id, 'overpaid');
+    expect(over.body).toMatchObject({ simulatedAmount: String(BigInt(b.amountFinal) + 10_000n), bankMessage: { status: 'unmatched' } });
+    const reasons = await gqlOk(app.baseUrl, `query($id: ID!) { payment(id: $id) { candidateMessages { reason } } }`, { id: b.id }, shop.apiKey);
+    expect(reasons.payment.candidateMessages).toEqual([{ reason: 'near_amount' }, { reason: 'near_amount' }]);
+
+    const c = await pay(220_000);
+    const dup = await sim(c.id, 'duplicate');
+    expect(dup.body).toMatchObject({ simulatedAmount: c.amountFinal, bankMessage: { status: 'duplicate' }, payment: { status: 'confirmed' } });
+
+    const d = await pay(230_000);
+    const stranger = await sim(d.id, 'unknown_sender');
+    expect(stranger.body).toMatchObject({ simulatedAmount: d.amountFinal, bankMessage: { status: 'needs_review' }, payment: { status: 'pending', reviewRequired: true, reviewReason: 'unknown_sender' } });
+    const m = await gqlOk(app.baseUrl, `query { bankMessages(status: needs_review) { edges { node { id sender reviewReason } } } }`, {}, shop.apiKey);
+    expect(m.bankMessages.edges[0].node).toEqual({ id: stranger.body.bankMessage.id, sender: '+989121234567', reviewReason: 'unknown_sender' });
+
+    // The merchant settles the slip by attaching it (it is the payment's money), and refunds the extra.
+    const attached = await gqlOk(app.baseUrl, ATTACH, { m: over.body.bankMessage.id, p: b.id, a: true, n: 'paid 10,000 too much' }, shop.apiKey);
+    expect(attached.attachBankMessage).toMatchObject({ status: 'confirmed', amountReceived: String(BigInt(b.amountFinal) + 10_000n) });
+    const back = await request(app.baseUrl, 'POST', `/v1/payments/${b.id}/refunds`, { token: shop.apiKey, body: { amount: 10_000, destinationCard: '6037991234567893' } });
+    expect(back.status).toBe(201);
+  });
+});

@@ -1,6 +1,7 @@
 import { dismissBankMessage, visibleMessages } from '../../domain/bank-messages/decisions.js';
 import { MESSAGE_STATUSES } from '../../domain/bank-messages/messages.js';
 import { simulateDeposit } from '../../flows/simulate-deposit.js';
+import { SIM_OUTCOMES } from '../../domain/sandbox/simulation.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';
@@ -73,7 +74,12 @@ const SimulationOutcome = builder.enumType('SimulationOutcome', {
     base_amount: { description: 'A deposit of amountRequested (code missing): needs_review.' },
     wrong_amount: { description: 'A deposit matching no held amount: unmatched, payment unchanged.' },
     custom: { description: 'A deposit of the given amount: whatever the engine decides.' },
-  } as const,
+    unit_slip: { description: 'A tenth of amountFinal (the payer sent toman): unmatched, with the payment as a unit_slip candidate.' },
+    underpaid: { description: 'amountFinal − 10,000: unmatched, a near_amount candidate.' },
+    overpaid: { description: 'amountFinal + 10,000: unmatched, a near_amount candidate.' },
+    duplicate: { description: 'The matching deposit twice: the payment confirmed once, the second message a duplicate.' },
+    unknown_sender: { description: 'A real-shaped SMS of amountFinal from a personal number: needs_review (unknown_sender), never confirmed automatically.' },
+  } satisfies Record<(typeof SIM_OUTCOMES)[number], { description: string }>,
 });
 
 const SimulateDepositInput = builder.inputType('SimulateDepositInput', {

@@ -62,7 +62,21 @@ const CHECKS: Record<string, string> = {
          FROM bank_messages o WHERE o.card_id = m.card_id) AS card_history
     FROM bank_messages m WHERE m.trusted AND m.decided_at IS NULL AND (m.sender = '${FORGER}' OR m.balance >= ${FORGED_BALANCE_FLOOR} OR m.balance IS NULL)`,
   'a sandbox payment with a fee': `SELECT id FROM payments WHERE sandbox AND (fee_state <> 'none' OR fee_amount <> 0)`,
-  'a payment confirmed after its late window': `SELECT id FROM payments WHERE confirmed_at > late_until`,
+  'a payment confirmed after its late window, other than by the merchant marked late': `
+    SELECT id FROM payments WHERE (confirmed_at > late_until) <> confirmed_late OR (confirmed_late AND confirmation_source <> 'manual')`,
+  'refunds above what was received, or a refunded sum that is not the refunds’': `
+    SELECT p.id FROM payments p
+    WHERE p.refunded_amount > coalesce(p.amount_received, 0)
+       OR p.refunded_amount <> (SELECT coalesce(sum(f.amount), 0) FROM refunds f WHERE f.payment_id = p.id)`,
+  'a confirmed payment without what it received, or an automatic one that received other than its deposit': `
+    SELECT p.id FROM payments p LEFT JOIN bank_messages m ON m.id = p.confirmed_by_message_id
+    WHERE (p.status = 'confirmed') <> (p.amount_received IS NOT NULL)
+       OR (p.confirmed_by_message_id IS NOT NULL AND p.amount_received IS DISTINCT FROM m.amount)`,
+  'a deposit both refunded and confirming a payment, or refunded twice': `
+    SELECT m.id FROM bank_messages m
+    WHERE (m.status = 'refunded' AND EXISTS (SELECT 1 FROM payments p WHERE p.confirmed_by_message_id = m.id))
+       OR (SELECT count(*) FROM refunds f WHERE f.bank_message_id = m.id AND f.payment_id IS NULL) > 1
+       OR (m.status = 'refunded') <> EXISTS (SELECT 1 FROM refunds f WHERE f.bank_message_id = m.id AND f.payment_id IS NULL)`,
   'a final state without its event': `
     SELECT p.id FROM payments p WHERE p.status <> 'pending' AND NOT EXISTS (SELECT 1 FROM events e WHERE e.payment_id = p.id AND e.type = 'payment.' || p.status)
     UNION ALL

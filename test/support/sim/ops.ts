@@ -63,6 +63,59 @@ const manualConfirm: Op = async (w, r) => {
   return `manual confirm ${p.id} → ${res.errors?.[0]?.extensions.code ?? res.data.confirmPaymentManually.status}`;
 };
 
+/**
+ * The merchant's exceptions (issue 19), decided at random as a careless merchant might: a deposit
+ * the engine left open attached to any payment of the merchant (sometimes of another amount, with
+ * acceptAmount), with the project key or the merchant key.
+ */
+const attach: Op = async (w, r) => {
+  const m = r.int(w.merchants.length);
+  const open = await w.app.deps.prisma.bankMessage.findMany({
+    where: { merchantId: w.merchants[m]!.id, direction: 'deposit', status: { in: ['unmatched', 'needs_review', 'matched', 'refunded'] } },
+    select: { id: true },
+    orderBy: { createdAt: 'desc' },
+    take: 10,
+  });
+  const mine = w.payments.filter((p) => w.projects[p.project]!.merchant === m);
+  if (open.length === 0 || mine.length === 0) return 'attach: nothing yet';
+  const message = r.pick(open);
+  const p = r.pick(mine);
+  const key = r.chance(0.5) ? w.merchants[m]!.key : w.projects[p.project]!.apiKey;
+  const res = await gqlChecked(w, 'attach', key, `mutation($m: ID!, $p: ID!, $a: Boolean) { attachBankMessage(messageId: $m, paymentId: $p, acceptAmount: $a, note: "sim") { status } }`, {
+    m: message.id,
+    p: p.id,
+    a: r.chance(0.5),
+  });
+  return `attach ${message.id} to ${p.id} → ${res.errors?.[0]?.extensions.code ?? res.data.attachBankMessage.status}`;
+};
+
+/** Money seen in the bank with no SMS at all: a late confirmation after the late window, with a note. */
+const lateConfirm: Op = async (w, r) => {
+  const p = anyPayment(w, r);
+  if (!p) return 'late confirm: nothing yet';
+  const res = await gqlChecked(w, 'late confirm', w.projects[p.project]!.apiKey, `mutation($id: ID!) { confirmPaymentManually(id: $id, late: true, note: "seen in the bank") { status confirmedLate } }`, { id: p.id });
+  return `late confirm ${p.id} → ${res.errors?.[0]?.extensions.code ?? `${res.data.confirmPaymentManually.status} late=${res.data.confirmPaymentManually.confirmedLate}`}`;
+};
+
+/** A refund recorded, of any size (some more than what is left); several may race in one round. */
+const refund: Op = async (w, r) => {
+  const p = anyPayment(w, r);
+  if (!p) return 'refund: nothing yet';
+  const amount = r.pick([1_000, 50_000, 100_000, 250_000]);
+  const res = checked('refund', await request(w.app.baseUrl, 'POST', `/v1/payments/${p.id}/refunds`, { token: w.projects[p.project]!.apiKey, body: { amount, destinationCard: '6037991234567893' } }));
+  return `refund ${amount} of ${p.id} → ${res.status} ${res.body?.error?.code ?? ''}`;
+};
+
+/** A deposit that belongs to no payment paid back (or an attempt on one that does). */
+const refundMessage: Op = async (w, r) => {
+  const m = r.int(w.merchants.length);
+  const open = await w.app.deps.prisma.bankMessage.findMany({ where: { merchantId: w.merchants[m]!.id, direction: 'deposit' }, select: { id: true }, orderBy: { createdAt: 'desc' }, take: 10 });
+  if (open.length === 0) return 'refund message: nothing yet';
+  const message = r.pick(open);
+  const res = await gqlChecked(w, 'refund message', w.merchants[m]!.key, `mutation($id: ID!) { refundBankMessage(messageId: $id, input: { destinationSheba: "IR820540102680020817909002" }) { id } }`, { id: message.id });
+  return `refund message ${message.id} → ${res.errors?.[0]?.extensions.code ?? 'refunded'}`;
+};
+
 /** How a phone or forwarder may spell one account: in full, shortened, masked, or as the card's last 4 digits. */
 function respell(body: string, account: string, r: Prng): string {
   const spelling = r.pick([account, account.slice(-8), `****${account.slice(-4)}`, account.slice(-4)]);
@@ -222,6 +275,10 @@ export const OPS: Record<string, { weight: number; run: Op }> = {
   verify: { weight: 2, run: projectAction('verify') },
   reject: { weight: 1, run: projectAction('reject') },
   manualConfirm: { weight: 2, run: manualConfirm },
+  attach: { weight: 3, run: attach },
+  lateConfirm: { weight: 1, run: lateConfirm },
+  refund: { weight: 3, run: refund },
+  refundMessage: { weight: 1, run: refundMessage },
   sweepExpiry: { weight: 1, run: sweepExpiry },
   sweepLateWindows: { weight: 3, run: sweepLateWindows },
   expire: { weight: 2, run: expireOne },
