@@ -56,7 +56,7 @@ const deviceOf = async (merchantKey: string, id: string) => (await gqlOk(app.bas
 describe('device.offline and device.online', () => {
   it('given a silent phone with active cards, sends device.offline once and, when it is seen again, device.online once, signed, only to the endpoint that opted in', async () => {
     const shop = await phoneOfTwoProjects('flow');
-    expect(shop.defaultEvents).toEqual(['payment.confirmed', 'payment.expired', 'payment.rejected', 'payment.canceled']);
+    expect(shop.defaultEvents).toEqual(['payment.confirmed', 'payment.expired', 'payment.rejected', 'payment.canceled', 'payment.refunded']);
 
     const [offline] = await waitOnPath('/flow/opted', 1);
     expect(offline!.headers['x-service-event']).toBe('device.offline');
