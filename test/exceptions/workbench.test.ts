@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveShopWithHook, MELLAT_SENDER } from '../devices/shop.js';
 import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { mellatDeposit } from '../support/sms.js';
+import { subscribeSse } from '../support/sse.js';
 
 // CONTRACT "Exceptions: every deposit and every payment gets a decision": attach, late
 // confirmation, candidates, refunds, merchant-credential decisions, through both doors, against a
@@ -214,6 +215,38 @@ describe('the merchant credential reads and decides across its projects', () => 
     expect(refused.errors?.[0]?.extensions.code).toBe('not_found');
     const audit = await db.query(`SELECT actor_kind, action, subject_id FROM audit_events WHERE subject_id = $1`, [pb.id]);
     expect(audit.rows).toEqual([{ actor_kind: 'merchant_key', action: 'payment.rejected', subject_id: pb.id }]);
+  });
+
+  it('webhookDeliveries and paymentEvents cover every project of the merchant, or one', async () => {
+    const a = await makeShop(app);
+    const b = await makeShop(app, { merchantKey: a.merchantKey });
+    for (const s of [a, b]) {
+      await gqlOk(app.baseUrl, `mutation($p: ID!) { setWebhookEndpoint(projectId: $p, url: "http://127.0.0.1:9/hook") { secret } }`, { p: s.projectId }, a.merchantKey);
+    }
+    const all = subscribeSse<{ data?: { paymentEvents: { type: string; paymentId: string } } }>(app.baseUrl, `subscription { paymentEvents { type paymentId } }`, {}, `Bearer ${a.merchantKey}`);
+    const onlyB = subscribeSse<{ data?: { paymentEvents: { type: string; paymentId: string } } }>(app.baseUrl, `subscription($p: ID) { paymentEvents(projectId: $p) { type paymentId } }`, { p: b.projectId }, `Bearer ${a.merchantKey}`);
+    await new Promise((r) => setTimeout(r, 500));
+    const pa = (await createPaymentRest(app, a.apiKey, { amount: 93_000 })).body;
+    const pb = (await createPaymentRest(app, b.apiKey, { amount: 94_000 })).body;
+    await request(app.baseUrl, 'POST', `/v1/payments/${pa.id}/reject`, { token: a.apiKey, body: { reason: 'x' } });
+    await request(app.baseUrl, 'POST', `/v1/payments/${pb.id}/reject`, { token: b.apiKey, body: { reason: 'y' } });
+    const events = await all.waitFor(2, 10_000);
+    expect(events.map((e) => e.data?.paymentEvents.paymentId).sort()).toEqual([pa.id, pb.id].sort());
+    const oneProject = await onlyB.waitFor(1, 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(onlyB.values.map((e) => e.data?.paymentEvents.paymentId)).toEqual([pb.id]);
+    expect(oneProject[0]?.data?.paymentEvents.type).toBe('payment.rejected');
+    all.stop();
+    onlyB.stop();
+
+    const DELIVERIES = `query($p: ID) { webhookDeliveries(projectId: $p) { edges { node { paymentId } } } }`;
+    const every = await gqlOk(app.baseUrl, DELIVERIES, {}, a.merchantKey);
+    expect(every.webhookDeliveries.edges.map((e: any) => e.node.paymentId).sort()).toEqual([pa.id, pb.id].sort());
+    const one = await gqlOk(app.baseUrl, DELIVERIES, { p: a.projectId }, a.merchantKey);
+    expect(one.webhookDeliveries.edges.map((e: any) => e.node.paymentId)).toEqual([pa.id]);
+    const stranger = await makeShop(app);
+    const none = await gqlOk(app.baseUrl, DELIVERIES, { p: a.projectId }, stranger.merchantKey);
+    expect(none.webhookDeliveries.edges).toEqual([]);
   });
 });
 

@@ -48,11 +48,15 @@ builder.queryField('webhookDeliveries', (t) =>
   t.prismaConnection({
     type: 'WebhookDelivery',
     cursor: 'id',
-    authScopes: { project: true },
-    description: 'Newest first.',
-    args: { paymentId: t.arg.id({ description: 'Only deliveries about this payment.' }), status: t.arg({ description: 'Only deliveries in this state.', type: WebhookDeliveryStatus }) },
+    authScopes: { project: true, merchant: true },
+    description: 'Newest first. A project key its project’s deliveries; a merchant key all its projects’, or one’s with `projectId`.',
+    args: {
+      projectId: t.arg.id({ description: 'Merchant key: only this project’s deliveries.' }),
+      paymentId: t.arg.id({ description: 'Only deliveries about this payment.' }),
+      status: t.arg({ description: 'Only deliveries in this state.', type: WebhookDeliveryStatus }),
+    },
     resolve: (query, _root, args, ctx) => {
-      const where = deliveriesOf(ctx.actor, { paymentId: args.paymentId ? String(args.paymentId) : null, status: args.status });
+      const where = deliveriesOf(ctx.actor, { paymentId: args.paymentId ? String(args.paymentId) : null, status: args.status, projectId: args.projectId as string | null | undefined });
       // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
       return pageWithinScope(query, (id) => ctx.deps.prisma.webhookDelivery.count({ where: { AND: [where, { id }] } }), () =>
         ctx.deps.prisma.webhookDelivery.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
