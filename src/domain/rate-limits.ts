@@ -154,6 +154,8 @@ export function limitBucket(actor: Actor, ip: string | undefined): { kind: Limit
       return { kind: 'key', key: actor.keyId };
     case 'device':
       return { kind: 'key', key: actor.deviceId };
+    case 'user':
+      return { kind: 'key', key: actor.userId };
     case 'public':
       return { kind: 'ip', key: ip ?? actor.ip ?? 'unknown' };
     case 'operator':

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import type { Tx } from '../db/prisma.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../domain/auth/actor.js';
-import { callerScope } from '../domain/auth/scope.js';
+import { callerScope, requireDecider } from '../domain/auth/scope.js';
 import { lockVisibleMessage } from '../domain/bank-messages/decisions.js';
 import { trustMessage } from '../domain/bank-messages/evidence-store.js';
 import { recordAudit } from '../domain/audit/audit.js';
 import type { Deps } from '../domain/deps.js';
 import { attachRefusal } from '../domain/matching/decide-attach.js';
+import { releaseReviewFlags } from '../domain/matching/review-flags.js';
 import { auditPaymentDecision } from '../domain/payments/decision-audit.js';
 import { applyTransition, lockPayment } from '../domain/payments/transitions.js';
 import type { PaymentRow } from '../domain/payments/types.js';
@@ -30,6 +31,7 @@ const attachInput = z.object({
 
 export async function attachBankMessage(deps: Deps, actor: Actor, input: unknown): Promise<{ payment: PaymentRow; messageId: string }> {
   const scope = callerScope(actor);
+  requireDecider(actor);
   const data = parseInput(attachInput, input);
   if (!uuidSchema.safeParse(data.messageId).success) throw AppError.notFound('Bank message');
   if (!uuidSchema.safeParse(data.paymentId).success) throw AppError.notFound('Payment');
@@ -61,7 +63,12 @@ export async function attachBankMessage(deps: Deps, actor: Actor, input: unknown
   });
 }
 
-async function markAttached(tx: Tx, message: { id: string; cardId: string | null; evidenceProblem: string | null }, payment: PaymentRow, note: string | null) {
+async function markAttached(
+  tx: Tx,
+  message: { id: string; cardId: string | null; evidenceProblem: string | null; flaggedPaymentIds: string[] },
+  payment: PaymentRow,
+  note: string | null,
+) {
   await tx.bankMessage.update({
     where: { id: message.id },
     data: {
@@ -77,4 +84,5 @@ async function markAttached(tx: Tx, message: { id: string; cardId: string | null
   });
   // A deposit held for its balance that the merchant attaches is the card's new chain reference.
   if (message.evidenceProblem === 'balance_mismatch') await trustMessage(tx, message.id);
+  await releaseReviewFlags(tx, message, payment.id);
 }

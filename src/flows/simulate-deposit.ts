@@ -4,6 +4,7 @@ import { settle } from '../domain/bank-messages/messages.js';
 import { matchScope } from '../domain/cards/selection.js';
 import type { Deps } from '../domain/deps.js';
 import { matchDeposit } from '../domain/matching/match-deposit.js';
+import { unknownSender } from '../domain/bank-messages/evidence.js';
 import { findTarget, simulateInput, simulatedAmount, storeSimulatedMessage } from '../domain/sandbox/simulation.js';
 import { parseInput } from '../domain/validation.js';
 
@@ -23,7 +24,7 @@ export async function simulateDeposit(deps: Deps, actor: Actor, input: unknown) 
   const messageId = await deps.prisma.$transaction(async (tx) => {
     const message = await storeSimulatedMessage(tx, project, card, amount, data.outcome, now);
     // A message from a personal number is held, whatever it says (docs/security.md).
-    const review = data.outcome === 'unknown_sender' ? { reason: 'unknown_sender' as const, detail: `the sender ${message.sender} is not a known sender of the card's bank` } : null;
+    const review = data.outcome === 'unknown_sender' ? unknownSender(card.bankCode, message.sender) : null;
     const result = await matchDeposit(tx, deps.jobs, message.id, scope, [card], { amount, at: now, payerCardLast4: data.payerCardLast4 ?? null, simulated: true, review });
     await settle(tx, message.id, result.status, result.statusReason, { ...result, cardId: card.id, projectId: project.projectId });
     if (data.outcome !== 'duplicate') return message.id;

@@ -16,10 +16,15 @@ function scopesOf(failure: AuthFailure): string[] {
   return 'scope' in failure ? [failure.scope] : [];
 }
 
+/** The refusal of a session cookie that came without x-graphql-yoga-csrf: the response is HTTP 401. */
+function csrfRefusal(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'unauthorized', details: {}, http: { status: 401 } } });
+}
+
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { merchant: boolean; project: boolean };
+  AuthScopes: { merchant: boolean; project: boolean; user: boolean };
   DefaultFieldNullability: false;
   Scalars: {
     Amount: { Input: string | number; Output: bigint | string | number };
@@ -52,10 +57,19 @@ export const builder = new SchemaBuilder<{
     beforeArgOptions: { description: 'End before the item with this cursor.' },
   },
   scopeAuth: {
-    authScopes: (ctx) => ({ merchant: ctx.actor.kind === 'merchant', project: ctx.actor.kind === 'project' }),
-    // 403s (inactive merchant or project) stand; a 401 names the key kind the field takes.
-    unauthorizedError: (_parent, ctx, _info, result) =>
-      ctx.authError && ctx.authError.code !== 'unauthorized' ? ctx.authError : unauthorizedFor(scopesOf(result.failure), 'field'),
+    // A dashboard session is a merchant credential: merchant fields resolve for every role, and the
+    // domain refuses (403 forbidden) what the role does not allow (src/domain/auth/roles.ts).
+    authScopes: (ctx) => ({
+      merchant: ctx.actor.kind === 'merchant' || ctx.actor.kind === 'user',
+      project: ctx.actor.kind === 'project',
+      user: ctx.actor.kind === 'user',
+    }),
+    // 403s (inactive merchant or project) stand; a session cookie without the CSRF header is 401
+    // (HTTP 401 too) saying so; any other 401 names the key kind the field takes.
+    unauthorizedError: (_parent, ctx, _info, result) => {
+      if (ctx.authError?.details.csrfHeader) return csrfRefusal(ctx.authError.message);
+      return ctx.authError && ctx.authError.code !== 'unauthorized' ? ctx.authError : unauthorizedFor(scopesOf(result.failure), 'field');
+    },
   },
   prisma: { client: (ctx) => ctx.deps.prisma, dmmf: getDatamodel(), filterConnectionTotalCount: true },
 });

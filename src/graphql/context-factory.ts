@@ -1,23 +1,36 @@
 import { isAppError, type AppError } from '../errors.js';
 import type { Actor } from '../domain/auth/actor.js';
-import { authenticate } from '../domain/auth/authenticate.js';
+import { authenticate, authenticateSession, type SessionCredential } from '../domain/auth/authenticate.js';
 import { limitBucket } from '../domain/rate-limits.js';
 import type { Deps } from '../domain/deps.js';
 import type { GraphQLContext } from './context.js';
 
 /**
  * A refused credential does not fail the whole request: public fields still answer, and every
- * field that needs a caller fails with the refusal (401 unauthorized or 403 *_inactive).
+ * field that needs a caller fails with the refusal (401 unauthorized or 403 *_inactive). The
+ * dashboard session cookie counts only without an Authorization header; a live session on a
+ * request without the CSRF header is such a refusal (the checkout page, opened in a browser that
+ * is signed in to the dashboard, still gets its public fields).
  */
-export async function buildContext(deps: Deps, authorization: string | null | undefined, ip?: string): Promise<GraphQLContext> {
-  let actor: Actor;
+export async function buildContext(
+  deps: Deps,
+  authorization: string | null | undefined,
+  ip?: string,
+  session?: SessionCredential | null,
+): Promise<GraphQLContext> {
+  let actor: Actor = { kind: 'public', ip };
   let authError: AppError | null = null;
   try {
-    const authenticated = await authenticate(deps, authorization ?? undefined);
-    actor = authenticated.kind === 'public' ? { kind: 'public', ip } : authenticated;
+    if (!authorization && session) {
+      const outcome = await authenticateSession(deps, session);
+      if ('actor' in outcome) actor = outcome.actor;
+      else authError = outcome.refused;
+    } else {
+      const authenticated = await authenticate(deps, authorization ?? undefined);
+      if (authenticated.kind !== 'public') actor = authenticated;
+    }
   } catch (err) {
     if (!isAppError(err)) throw err;
-    actor = { kind: 'public', ip };
     authError = err;
   }
   // Over the limit, the whole request is refused (429 rate_limited), public fields included.

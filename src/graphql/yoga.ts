@@ -2,6 +2,7 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Deps } from '../domain/deps.js';
+import { graphqlSession } from '../http/session-cookie.js';
 import { buildContext } from './context-factory.js';
 import type { GraphQLContext } from './context.js';
 import { createMaskError, logYogaError, useCatalogErrorCodes } from './errors.js';
@@ -53,7 +54,8 @@ export function createGraphQLServer(deps: Deps): Yoga {
       warn: (...args) => deps.log.warn({ yoga: args }, 'graphql'),
       error: logYogaError(deps.log),
     },
-    context: ({ request, req }) => buildContext(deps, request.headers.get('authorization'), (req as { ip?: string } | undefined)?.ip),
+    context: ({ request, req }) =>
+      buildContext(deps, request.headers.get('authorization'), (req as { ip?: string } | undefined)?.ip, graphqlSession(deps.config, (name) => request.headers.get(name))),
     maskedErrors: { maskError: createMaskError(deps.log), isDev: false },
     plugins,
   });

@@ -175,6 +175,52 @@ describe('review', () => {
     expect(ok.confirmPaymentManually).toMatchObject({ status: 'confirmed', bankMessageId: sent.body.id, amountReceived: '250000', reviewRequired: false, manualNote: 'code left out' });
   });
 
+  it('a decision on a held deposit clears the review flags it set; reject ends a review; dismissPaymentReview clears one by word', async () => {
+    const shop = await makeShop(app);
+    const sim = (paymentId: string, outcome: string) => request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId, outcome } });
+    const FLAG = `query($id: ID!) { payment(id: $id) { status reviewRequired reviewReason } }`;
+    const flag = async (id: string) => (await gqlOk(app.baseUrl, FLAG, { id }, shop.apiKey)).payment;
+
+    // One deposit of the amount two payments share without their codes: both flagged, neither chosen.
+    const a = (await createPaymentRest(app, shop.apiKey, { amount: 130_000 })).body;
+    const b = (await createPaymentRest(app, shop.apiKey, { amount: 130_000 })).body;
+    const held = await sim(a.id, 'base_amount');
+    expect(held.body.bankMessage.status).toBe('needs_review');
+    expect(await flag(b.id)).toMatchObject({ reviewRequired: true, reviewReason: 'ambiguous_deposit' });
+    // Confirming A by hand takes the deposit as its evidence; B is no longer waiting on it.
+    const ok = await gqlOk(app.baseUrl, `mutation($id: ID!) { confirmPaymentManually(id: $id, note: "A paid") { ${PAYMENT_FIELDS} } }`, { id: a.id }, shop.apiKey);
+    expect(ok.confirmPaymentManually).toMatchObject({ status: 'confirmed', bankMessageId: held.body.bankMessage.id, amountReceived: '130000', reviewRequired: false });
+    expect(await flag(b.id)).toEqual({ status: 'pending', reviewRequired: false, reviewReason: null });
+    const reviewQueue = await gqlOk(app.baseUrl, `query { payments(reviewRequired: true) { totalCount } }`, {}, shop.apiKey);
+    expect(reviewQueue.payments.totalCount).toBe(0);
+
+    // Dismissing a forged deposit clears its payment's flag.
+    const c = (await createPaymentRest(app, shop.apiKey, { amount: 140_000 })).body;
+    const forged = await sim(c.id, 'unknown_sender');
+    expect(await flag(c.id)).toMatchObject({ reviewRequired: true, reviewReason: 'unknown_sender' });
+    await gqlOk(app.baseUrl, `mutation($id: ID!) { dismissBankMessage(id: $id, note: "not from the bank") { status } }`, { id: forged.body.bankMessage.id }, shop.apiKey);
+    expect(await flag(c.id)).toEqual({ status: 'pending', reviewRequired: false, reviewReason: null });
+
+    // A rejection ends the review.
+    const d = (await createPaymentRest(app, shop.apiKey, { amount: 150_000 })).body;
+    await sim(d.id, 'unknown_sender');
+    const rejected = await request(app.baseUrl, 'POST', `/v1/payments/${d.id}/reject`, { token: shop.apiKey, body: { reason: 'fraud attempt' } });
+    expect(rejected.body).toMatchObject({ status: 'rejected', reviewRequired: false, reviewReason: null });
+
+    // A payer who reported paying and nothing came: the merchant checked the bank and closes the review.
+    const e = (await createPaymentRest(app, shop.apiKey, { amount: 160_000 })).body;
+    await request(app.baseUrl, 'POST', `/v1/checkout/${e.token}/report`, { body: { payerCardLast4: '1234' } });
+    await db.query(`UPDATE payments SET expires_at = now() - interval '1 second' WHERE id = $1`, [e.id]);
+    const { expirePayment } = await import('../../src/domain/payments/expiry.js');
+    await expirePayment(app.deps, e.id);
+    expect(await flag(e.id)).toEqual({ status: 'expired', reviewRequired: true, reviewReason: 'payer_reported_no_deposit' });
+    const DISMISS = `mutation($id: ID!) { dismissPaymentReview(id: $id, note: "nothing in the bank") { status reviewRequired reviewReason } }`;
+    expect((await gqlOk(app.baseUrl, DISMISS, { id: e.id }, shop.merchantKey)).dismissPaymentReview).toEqual({ status: 'expired', reviewRequired: false, reviewReason: null });
+    expect((await gql(app.baseUrl, DISMISS, { id: e.id }, shop.apiKey)).errors?.[0]?.extensions.code).toBe('invalid_state');
+    const audit = await db.query(`SELECT action, note FROM audit_events WHERE subject_id = $1 ORDER BY at`, [e.id]);
+    expect(audit.rows).toEqual([{ action: 'payment.review_dismissed', note: 'nothing in the bank' }]);
+  });
+
   it('reported paying, nothing came: the payments(reported) filter', async () => {
     const shop = await makeShop(app);
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 77_000 })).body;
@@ -263,7 +309,7 @@ describe('sandbox: every exception can be rehearsed', () => {
     const cands = await gqlOk(app.baseUrl, `query($id: ID!) { payment(id: $id) { candidateMessages { reason bankMessage { id } } } }`, { id: a.id }, shop.apiKey);
     expect(cands.payment.candidateMessages).toEqual([{ reason: 'unit_slip', bankMessage: { id: slip.body.bankMessage.id } }]);
 
-    const b = await pay(210_000);
+    const b = await pay(250_000); // far from a: its underpaid amount must not be a's exact amount
     const under = await sim(b.id, 'underpaid');
     expect(under.body).toMatchObject({ simulatedAmount: String(BigInt(b.amountFinal) - 10_000n), bankMessage: { status: 'unmatched' } });
     const over = await sim(b.id, 'overpaid');

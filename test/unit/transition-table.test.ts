@@ -124,15 +124,16 @@ describe('expire', () => {
 
 describe('cancel and reject', () => {
   it('stamp their time and release a live fee at once', () => {
-    expect(transitionFields('cancel', payment('pending'), now)).toEqual({ status: 'canceled', canceledAt: now, feeState: 'released' });
-    expect(transitionFields('reject', payment('pending'), now)).toEqual({ status: 'rejected', rejectedAt: now, feeState: 'released' });
+    const review = { reviewRequired: false, reviewReason: null };
+    expect(transitionFields('cancel', payment('pending'), now)).toEqual({ status: 'canceled', canceledAt: now, feeState: 'released', ...review });
+    expect(transitionFields('reject', payment('pending'), now)).toEqual({ status: 'rejected', rejectedAt: now, feeState: 'released', ...review });
     expect(feeEffect('cancel', payment('pending'), now)).toBe('release');
     expect(feeEffect('reject', payment('pending'), now)).toBe('release');
   });
 
   it('do nothing to a sandbox payment’s fee', () => {
-    expect(transitionFields('cancel', sandbox('pending'), now)).toEqual({ status: 'canceled', canceledAt: now });
-    expect(transitionFields('reject', sandbox('pending'), now)).toEqual({ status: 'rejected', rejectedAt: now });
+    expect(transitionFields('cancel', sandbox('pending'), now)).toEqual({ status: 'canceled', canceledAt: now, reviewRequired: false, reviewReason: null });
+    expect(transitionFields('reject', sandbox('pending'), now)).toEqual({ status: 'rejected', rejectedAt: now, reviewRequired: false, reviewReason: null });
     expect(feeEffect('reject', sandbox('pending'), now)).toBe('none');
   });
 });

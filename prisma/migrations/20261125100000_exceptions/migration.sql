@@ -24,6 +24,9 @@ ALTER TABLE payments
 
 -- Bank messages: the review's machine code, and `refunded` for a deposit paid back.
 ALTER TABLE bank_messages ADD COLUMN review_reason text;
+-- The payments a held deposit flagged for review: a decision on the deposit clears their flags.
+ALTER TABLE bank_messages ADD COLUMN flagged_payment_ids uuid[] NOT NULL DEFAULT '{}';
+CREATE INDEX bank_messages_flagged_idx ON bank_messages USING gin (flagged_payment_ids) WHERE status = 'needs_review';
 UPDATE bank_messages SET review_reason = coalesce(evidence_problem,
     CASE WHEN status_reason LIKE '%without its code%' THEN 'amount_without_code' ELSE 'ambiguous_deposit' END)
  WHERE status = 'needs_review';

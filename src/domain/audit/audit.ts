@@ -50,7 +50,7 @@ export type AuditInput = {
   changes?: Changes | null;
 };
 
-type AuditDb = Pick<Tx, 'auditEvent' | 'merchantKey' | 'apiKey' | 'device' | 'project'>;
+type AuditDb = Pick<Tx, 'auditEvent' | 'merchantKey' | 'apiKey' | 'device' | 'project' | 'user'>;
 
 const OPERATOR_LABEL = 'operator CLI';
 
@@ -64,6 +64,10 @@ export async function auditActor(db: AuditDb, actor: Actor | SystemActor): Promi
     case 'project': {
       const key = await db.apiKey.findUnique({ where: { id: actor.keyId }, select: { keyPrefix: true } });
       return { kind: 'project_key', id: actor.keyId, label: `${key?.keyPrefix ?? 'sk_'}…`, merchantId: actor.merchantId };
+    }
+    case 'user': {
+      const user = await db.user.findUnique({ where: { id: actor.userId }, select: { email: true } });
+      return { kind: 'user', id: actor.userId, label: user?.email ?? actor.userId, merchantId: actor.merchantId };
     }
     case 'operator':
       return { kind: 'operator', id: null, label: OPERATOR_LABEL, merchantId: null };

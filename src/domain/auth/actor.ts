@@ -1,4 +1,11 @@
 import { AppError } from '../../errors.js';
+import { requireRole, type UserRole } from './roles.js';
+
+/**
+ * A dashboard user, by the session cookie. `sessionId` is null only when the user acts through a
+ * set-password link (no session yet).
+ */
+export type UserActor = { kind: 'user'; userId: string; merchantId: string; role: UserRole; sessionId: string | null };
 
 /** Who is calling. Domain functions take one and never see a request, a socket or GraphQL info. */
 export type Actor =
@@ -6,10 +13,16 @@ export type Actor =
   | { kind: 'project'; projectId: string; merchantId: string; sandbox: boolean; keyId: string }
   | { kind: 'device'; deviceId: string; merchantId: string }
   | { kind: 'public'; ip?: string }
-  | { kind: 'operator' };
+  | { kind: 'operator' }
+  | UserActor;
 
 export type ActorKind = Actor['kind'];
-export type ActorOf<K extends ActorKind> = Extract<Actor, { kind: K }>;
+/**
+ * The callers `requireActor(actor, ...kinds)` lets through. `merchant` is the management
+ * credential: the merchant key, or a dashboard user whose role may manage (an owner); `public`
+ * lets anyone through, a dashboard user too.
+ */
+export type ActorOf<K extends ActorKind> = Extract<Actor, { kind: K }> | ('merchant' extends K ? UserActor : 'public' extends K ? UserActor : never);
 
 export const publicActor: Actor = { kind: 'public' };
 export const operatorActor: Actor = { kind: 'operator' };
@@ -18,6 +31,7 @@ const CREDENTIAL_NAMES: Partial<Record<ActorKind, string>> = {
   merchant: 'a merchant key (mk_…)',
   project: 'a project API key (sk_live_… or sk_test_…)',
   device: 'a device token (dt_…)',
+  user: 'a dashboard session (the session cookie, and on GraphQL the header x-graphql-yoga-csrf)',
 };
 
 /**
@@ -30,8 +44,18 @@ export function unauthorizedFor(kinds: readonly string[], where: 'route' | 'fiel
   return new AppError('unauthorized', `This ${where} takes ${names.join(' or ')}: Authorization: Bearer <credential>.`);
 }
 
-/** A credential of the wrong kind is as good as none: 401. */
+/**
+ * A credential of the wrong kind is as good as none: 401. A dashboard user passes where `user` or
+ * `public` is named (reads, public routes, and decisions, which check the role themselves:
+ * `requireDecider`), and where only `merchant` is named (management) when the role may manage;
+ * any other role is 403 `forbidden`. The roles' powers are one table: `src/domain/auth/roles.ts`.
+ */
 export function requireActor<K extends ActorKind>(actor: Actor, ...kinds: K[]): ActorOf<K> {
-  if (!(kinds as ActorKind[]).includes(actor.kind)) throw unauthorizedFor(kinds);
+  const named = kinds as ActorKind[];
+  if (actor.kind === 'user' && !named.includes('user') && !named.includes('public') && named.includes('merchant')) {
+    requireRole(actor.role, 'manage');
+    return actor as ActorOf<K>;
+  }
+  if (!named.includes(actor.kind) && !(actor.kind === 'user' && named.includes('public'))) throw unauthorizedFor(kinds);
   return actor as ActorOf<K>;
 }

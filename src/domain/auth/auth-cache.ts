@@ -69,3 +69,11 @@ export function authCacheOf(deps: Deps): AuthCache | null {
   }
   return cache;
 }
+
+/**
+ * After a change that ends or narrows a credential (a session ended, a user removed or given
+ * another role), this process forgets at once what it cached; the others hear the NOTIFY.
+ */
+export function forgetCachedCredentials(deps: Deps): void {
+  caches.get(deps)?.clear();
+}

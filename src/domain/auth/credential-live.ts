@@ -1,10 +1,11 @@
 import type { Deps } from '../deps.js';
+import { sessionStillLive } from '../users/session-store.js';
 import type { Actor } from './actor.js';
 
 /**
  * Whether the credential an actor was built from still stands: its key not revoked, its device not
- * revoked, its project and merchant active. One query; long-lived subscriptions ask it again
- * whenever a credential changes anywhere.
+ * revoked, its session live with the same role, its project and merchant active. One query;
+ * long-lived subscriptions ask it again whenever a credential changes anywhere.
  */
 export async function credentialStillValid(deps: Deps, actor: Actor): Promise<boolean> {
   switch (actor.kind) {
@@ -19,6 +20,8 @@ export async function credentialStillValid(deps: Deps, actor: Actor): Promise<bo
       const key = await deps.prisma.merchantKey.findUnique({ where: { id: actor.keyId }, select: { revokedAt: true, merchant: { select: { active: true } } } });
       return Boolean(key && !key.revokedAt && key.merchant.active);
     }
+    case 'user':
+      return actor.sessionId !== null && sessionStillLive(deps.pool, actor.sessionId, actor.role);
     case 'device': {
       const device = await deps.prisma.device.findUnique({ where: { id: actor.deviceId }, select: { revokedAt: true, merchant: { select: { active: true } } } });
       return Boolean(device && !device.revokedAt && device.merchant.active);

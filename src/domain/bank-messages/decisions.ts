@@ -3,11 +3,12 @@ import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { BankMessage, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../auth/actor.js';
-import { callerScope } from '../auth/scope.js';
+import { callerScope, requireDecider } from '../auth/scope.js';
 import { recordAudit } from '../audit/audit.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { trustMessage } from './evidence-store.js';
+import { releaseReviewFlags } from '../matching/review-flags.js';
 import { DECIDABLE_STATUSES } from './messages.js';
 
 /**
@@ -37,6 +38,7 @@ export async function lockVisibleMessage(tx: Tx, actor: Actor, id: string): Prom
 /** The merchant's decision that a message needs nothing more (no payment to confirm for it). */
 export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown) {
   callerScope(actor);
+  requireDecider(actor);
   const checkedNote = parseInput(z.string().trim().max(500, 'must be at most 500 characters').nullish(), note) ?? null;
   return deps.prisma.$transaction(async (tx) => {
     const message = await lockVisibleMessage(tx, actor, id);
@@ -47,6 +49,7 @@ export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, n
       where: { id: message.id },
       data: { status: 'dismissed', reviewReason: null, decisionNote: checkedNote, decidedAt: new Date(), statusReason: 'Dismissed by the merchant.' },
     });
+    await releaseReviewFlags(tx, message);
     await recordAudit(tx, actor, {
       action: 'bank_message.dismissed',
       subjectType: 'bank_message',
@@ -64,17 +67,22 @@ export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, n
  * The deposit a manual confirmation settles: when exactly one message is waiting on this payment
  * for review, it is the payment's money.
  */
-export async function reviewedDeposit(tx: Tx, paymentId: string): Promise<{ id: string; amount: bigint | null } | null> {
-  const waiting = await tx.bankMessage.findMany({ where: { paymentId, status: 'needs_review' }, select: { id: true, amount: true }, take: 2 });
+export async function reviewedDeposit(tx: Tx, paymentId: string): Promise<{ id: string; amount: bigint | null; flaggedPaymentIds: string[] } | null> {
+  const waiting = await tx.bankMessage.findMany({
+    where: { status: 'needs_review', OR: [{ paymentId }, { flaggedPaymentIds: { has: paymentId } }] },
+    select: { id: true, amount: true, flaggedPaymentIds: true },
+    take: 2,
+  });
   return waiting.length === 1 ? waiting[0]! : null;
 }
 
 /** The reviewed deposit becomes the confirming message, and evidence for the ones after it. */
-export async function settleReviewedMessage(tx: Tx, messageId: string, paymentId: string): Promise<void> {
+export async function settleReviewedMessage(tx: Tx, message: { id: string; flaggedPaymentIds: string[] }, paymentId: string): Promise<void> {
   await tx.bankMessage.update({
-    where: { id: messageId },
+    where: { id: message.id },
     data: { status: 'matched', paymentId, reviewReason: null, statusReason: 'Confirmed manually by the merchant after review.', decidedAt: new Date() },
   });
   // A deposit the merchant confirmed after checking the bank becomes evidence for the ones after it.
-  await trustMessage(tx, messageId);
+  await trustMessage(tx, message.id);
+  await releaseReviewFlags(tx, message, paymentId);
 }

@@ -12,6 +12,11 @@ import type { ParsedSms } from '../sms/types.js';
 export type EvidenceReason = 'unknown_sender' | 'balance_mismatch' | 'bank_mismatch' | 'unrecognized_format';
 export type EvidenceProblem = { reason: EvidenceReason; detail: string };
 
+/** A message whose sender is not one of its bank's (anyone can text a merchant's phone). */
+export function unknownSender(bankCode: string, sender: string): EvidenceProblem {
+  return { reason: 'unknown_sender', detail: `The sender "${sender}" is not a known sender of ${bankCode} SMS (add it to the card as smsSender if it is your bank's).` };
+}
+
 /** A card of the message's phone, as the evidence rules see it. */
 export type EvidenceCard = { id: string; bankCode: string; cardNumber: string; accountNumber: string | null; smsSender?: string | null };
 
@@ -104,12 +109,7 @@ export function evidenceProblem(input: {
     return { reason: 'bank_mismatch', detail: `The message has the layout of ${parsed.bankCode} SMS, but the card it names is a ${banks} card.` };
   }
   const vouched = resolution.cards.map((c) => c.smsSender).filter((s): s is string => Boolean(s));
-  if (!isKnownSender(parsed.bankCode, sender, vouched)) {
-    return {
-      reason: 'unknown_sender',
-      detail: `The sender "${sender}" is not a known sender of ${parsed.bankCode} SMS (add it to the card as smsSender if it is your bank's).`,
-    };
-  }
+  if (!isKnownSender(parsed.bankCode, sender, vouched)) return unknownSender(parsed.bankCode, sender);
   if (previous?.balance != null) {
     if (parsed.balance === null) {
       return { reason: 'balance_mismatch', detail: `The message carries no balance, while the card's previous message ${previous.id} did.` };

@@ -142,6 +142,7 @@ export async function settle(
       status,
       statusReason,
       reviewReason,
+      ...(status === 'needs_review' ? {} : { flaggedPaymentIds: [] }),
       ...(match ? { paymentId: match.paymentId, cardId: match.cardId, projectId: match.projectId } : {}),
     },
   });

@@ -3,6 +3,7 @@ import { operatorActor, requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { createMerchant, issueMerchantKey } from '../merchants/merchants.js';
 import { issueProjectKey } from '../projects/projects.js';
+import { resetDemoOwner } from '../users/demo-owner.js';
 
 export const DEMO_LINK_SLUG = 'demo';
 
@@ -13,6 +14,9 @@ export type DemoIds = {
   linkSlug: string;
   merchantKey: string;
   apiKey: string;
+  /** The demo owner's dashboard sign-in; the password is new each time (only its hash is kept). */
+  ownerEmail: string;
+  ownerPassword: string;
 };
 
 async function createDemoRows(tx: Tx, merchantId: string) {
@@ -29,11 +33,17 @@ async function createDemoRows(tx: Tx, merchantId: string) {
 }
 
 /**
- * The demo sandbox merchant, project, card and link. Created on the first start of the embedded
- * default; asked for again (CLI `demo`), its keys are re-issued and the old ones revoked, since
- * keys are stored hashed and cannot be shown twice.
+ * The demo sandbox merchant, project, card, link and dashboard owner. Created on the first start of
+ * the embedded default; asked for again (CLI `demo`), its keys and the owner's password are
+ * re-issued and the old ones revoked, since they are stored hashed and cannot be shown twice.
  */
 export async function ensureDemo(deps: Deps, actor: Actor = operatorActor): Promise<DemoIds & { created: boolean }> {
+  const demo = await ensureDemoKeys(deps, actor);
+  const owner = await resetDemoOwner(deps, demo.merchantId);
+  return { ...demo, ownerEmail: owner.email, ownerPassword: owner.password };
+}
+
+async function ensureDemoKeys(deps: Deps, actor: Actor): Promise<Omit<DemoIds, 'ownerEmail' | 'ownerPassword'> & { created: boolean }> {
   requireActor(actor, 'operator');
   const existing = await deps.prisma.merchant.findFirst({ where: { demo: true } });
   if (!existing) {

@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { checkAmountRange, currencySchema, rangeRefusal, toRials, wholeAmountSchema } from '../banking/currency.js';
-import { closedObject, createPaymentFor } from '../payments/create-payment.js';
+import { createPaymentFor } from '../payments/create-payment.js';
 import { linkClientKey } from './client-cap.js';
 import { checkoutUrl } from '../payments/record.js';
 import { AMOUNT_MAX, AMOUNT_MIN, parseInput, phoneSchema } from '../validation.js';
@@ -37,7 +37,7 @@ export async function getPublicLink(deps: Deps, slug: string) {
 }
 
 /** The payer's `amount` is in `currency` (IRR by default, IRT = toman); the range rules apply to the rials. */
-export const linkPaymentInput = closedObject({
+export const linkPaymentInput = z.strictObject({
   amount: wholeAmountSchema.nullish(),
   currency: currencySchema.nullish().transform((c) => c ?? 'IRR'),
   payerPhone: phoneSchema.nullish(),

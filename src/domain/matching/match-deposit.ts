@@ -39,6 +39,8 @@ async function flagForReview(tx: Tx, jobs: JobQueue, message: { id: string; amou
     await notifyPaymentChanged(tx, p, event?.id);
   }
   const candidates = await tx.payment.findMany({ where: { id: { in: ids } }, select: { id: true, projectId: true } });
+  // The message remembers whom it flagged: a decision on it clears their flags (review-flags.ts).
+  await tx.bankMessage.update({ where: { id: message.id }, data: { flaggedPaymentIds: flagged.map((p) => p.id) } });
   await recordMessageNeedsReview(tx, jobs, { ...message, reviewReason: reason }, candidates);
 }
 

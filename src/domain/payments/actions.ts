@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { currencySchema, toRials, wholeAmountSchema } from '../banking/currency.js';
-import { closedObject } from './create-payment.js';
 import { verifyOfProject } from './store/reads.js';
 import { AppError } from '../../errors.js';
 import { requireActor, type Actor } from '../auth/actor.js';
-import { callerScope } from '../auth/scope.js';
+import { callerScope, requireDecider } from '../auth/scope.js';
 import { auditPaymentDecision } from './decision-audit.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { reviewedDeposit, settleReviewedMessage } from '../bank-messages/decisions.js';
 import { afterLateWindow } from './state-machine.js';
+import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import { applyTransition, lockPayment } from './transitions.js';
 import type { PaymentRow } from './types.js';
 
@@ -22,7 +22,7 @@ function paymentId(id: string): string {
  * What verify may check: `amount` in `currency` (IRR by default, IRT = toman). Any whole amount is
  * taken, so that one outside the payment range is a mismatch (409) rather than a bad request.
  */
-export const verifyInput = closedObject({
+export const verifyInput = z.strictObject({
   amount: wholeAmountSchema.nullish(),
   currency: currencySchema.nullish(),
 }).transform(({ amount, currency }) => ({ amount: amount == null ? null : toRials(amount, currency ?? 'IRR') }));
@@ -55,6 +55,7 @@ const noteSchema = z.string().trim().max(500, 'must be at most 500 characters').
  */
 export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason: unknown): Promise<PaymentRow> {
   const scope = callerScope(actor);
+  requireDecider(actor);
   const why = parseInput(z.object({ reason: reasonSchema }), { reason }).reason;
   return deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);
@@ -77,9 +78,17 @@ const confirmSchema = z
  */
 export async function confirmPaymentManually(deps: Deps, actor: Actor, id: string, note?: unknown, late?: unknown): Promise<PaymentRow> {
   const scope = callerScope(actor);
+  requireDecider(actor);
   const input = parseInput(confirmSchema, { note, late });
   return deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);
+    if (!input.late && payment.status !== 'confirmed' && afterLateWindow(payment, payment.lockedAt)) {
+      throw new AppError(
+        'invalid_state',
+        'Cannot confirm this payment: its late-confirmation window has ended. Confirm it with late: true and a note (money seen in the bank), or attach its deposit.',
+        { status: payment.status },
+      );
+    }
     const waiting = await reviewedDeposit(tx, payment.id);
     const name = input.late && afterLateWindow(payment, payment.lockedAt) ? 'confirm_late' : 'confirm';
     const confirmed = await applyTransition(
@@ -90,8 +99,26 @@ export async function confirmPaymentManually(deps: Deps, actor: Actor, id: strin
       { confirmationSource: 'manual', manualNote: input.note ?? null, reviewRequired: false, reviewReason: null, confirmedByMessageId: waiting?.id ?? null },
       waiting?.amount ?? undefined,
     );
-    if (waiting) await settleReviewedMessage(tx, waiting.id, confirmed.id);
+    if (waiting) await settleReviewedMessage(tx, waiting, confirmed.id);
     await auditPaymentDecision(tx, actor, name === 'confirm_late' ? 'payment.confirmed_late' : 'payment.confirmed_manually', payment, confirmed, input.note ?? null);
     return confirmed;
+  });
+}
+
+/**
+ * The merchant's word that a flagged payment needs nothing more: a payer reported paying and
+ * nothing came, or a held deposit turned out not to be this payment's. Clears the review on a
+ * payment that is not confirmed; the payment's status does not change. Audited with the note.
+ */
+export async function dismissPaymentReview(deps: Deps, actor: Actor, id: string, note?: unknown): Promise<PaymentRow> {
+  const scope = callerScope(actor);
+  const checkedNote = parseInput(noteSchema, note) ?? null;
+  return deps.prisma.$transaction(async (tx) => {
+    const payment = await lockPayment(tx, paymentId(id), scope);
+    if (!payment.reviewRequired) throw new AppError('invalid_state', 'The payment is not flagged for review.', { status: payment.status });
+    const cleared = await tx.payment.update({ where: { id: payment.id }, data: { reviewRequired: false, reviewReason: null } });
+    await notifyPaymentChanged(tx, cleared);
+    await auditPaymentDecision(tx, actor, 'payment.review_dismissed', payment, cleared, checkedNote);
+    return cleared;
   });
 }

@@ -106,8 +106,8 @@ export type TransitionFields = Partial<Record<Stamp, Date>> & {
   receiptCode?: string;
   amountReceived?: bigint;
   confirmedLate?: boolean;
-  reviewRequired?: true;
-  reviewReason?: 'payer_reported_no_deposit';
+  reviewRequired?: boolean;
+  reviewReason?: 'payer_reported_no_deposit' | null;
 };
 
 /**
@@ -132,7 +132,8 @@ export function transitionFields(name: TransitionName, p: TransitionSubject & { 
       return p.payerReportedPaidAt !== null && !p.reviewRequired ? { ...base, reviewRequired: true, reviewReason: 'payer_reported_no_deposit' } : base;
     case 'cancel':
     case 'reject':
-      return base;
+      // A final decision ends any review: the queue shows what still needs one.
+      return { ...base, reviewRequired: false, reviewReason: null };
     default: {
       const unhandled: never = name;
       return unhandled;

@@ -3,11 +3,12 @@ import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { Refund } from '../../generated/prisma/client.js';
 import type { Actor } from '../auth/actor.js';
-import { callerScope } from '../auth/scope.js';
+import { callerScope, requireDecider } from '../auth/scope.js';
 import { recordAudit } from '../audit/audit.js';
 import { cardNumberSchema } from '../banking/card-number.js';
 import { shebaSchema } from '../banking/sheba.js';
 import { lockVisibleMessage } from '../bank-messages/decisions.js';
+import { releaseReviewFlags } from '../matching/review-flags.js';
 import type { Deps } from '../deps.js';
 import { auditPaymentDecision } from '../payments/decision-audit.js';
 import { recordEvent } from '../payments/events.js';
@@ -77,6 +78,7 @@ export const refundable = (p: Pick<PaymentRow, 'amountReceived' | 'refundedAmoun
 /** Records a refund of a confirmed payment; sends payment.refunded. */
 export async function recordRefund(deps: Deps, actor: Actor, paymentId: string, input: unknown): Promise<{ refund: Refund; payment: PaymentRow }> {
   const scope = callerScope(actor);
+  requireDecider(actor);
   const data = parseInput(refundInput, input);
   return deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentIdOrNotFound(paymentId), scope);
@@ -127,6 +129,7 @@ export const REFUNDABLE_MESSAGE_STATUSES = ['unmatched', 'needs_review', 'dismis
 /** Refunds a deposit that belongs to no payment: the message becomes `refunded`. */
 export async function refundBankMessage(deps: Deps, actor: Actor, messageId: string, input: unknown): Promise<{ refund: Refund; messageId: string }> {
   callerScope(actor);
+  requireDecider(actor);
   const data = parseInput(messageRefundInput, input);
   if (!data.destinationCard && !data.destinationSheba) {
     throw AppError.invalid([{ field: 'destinationCard', message: 'a destination is required: destinationCard (16 digits) or destinationSheba (IR + 24 digits)' }]);
@@ -146,6 +149,7 @@ export async function refundBankMessage(deps: Deps, actor: Actor, messageId: str
       data: { ...refundRow({ ...data, amount }), merchantId: message.merchantId, projectId: message.projectId, bankMessageId: message.id },
     });
     await markRefunded(tx, message.id, data.note ?? null);
+    await releaseReviewFlags(tx, message);
     await recordAudit(tx, actor, {
       action: 'bank_message.refunded',
       subjectType: 'bank_message',

@@ -86,7 +86,7 @@ export async function webhookEndpointOf(deps: Deps, actor: Actor, projectId: str
     if (projectId && projectId !== actor.projectId) throw AppError.notFound('Project');
     return deps.prisma.webhookEndpoint.findUnique({ where: { projectId: actor.projectId } });
   }
-  const merchant = requireActor(actor, 'merchant');
+  const merchant = requireActor(actor, 'merchant', 'user');
   if (!projectId) throw AppError.invalid([{ field: 'projectId', message: 'is required with a merchant key' }]);
   const project = await findOwnedProject(deps.prisma, merchant.merchantId, projectId);
   return deps.prisma.webhookEndpoint.findUnique({ where: { projectId: project.id } });

@@ -1,4 +1,5 @@
 import { attachBankMessage } from '../../flows/attach-deposit.js';
+import { dismissPaymentReview } from '../../domain/payments/actions.js';
 import { CANDIDATE_REASONS } from '../../domain/matching/candidates.js';
 import { candidatesForMessage, candidatesForPayment, type MessageCandidate, type PaymentCandidate } from '../../domain/matching/find-candidates.js';
 import { recordRefund, refundBankMessage } from '../../domain/refunds/refunds.js';
@@ -111,6 +112,17 @@ const MessageRefundInput = builder.inputType('MessageRefundInput', {
 const given = <T extends Record<string, unknown>>(input: T) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
 
 builder.mutationFields((t) => ({
+  dismissPaymentReview: t.prismaField({
+    description:
+      'Clears the review flag of a payment that is not confirmed (a payer reported paying and nothing came, or a held deposit was not this payment’s); its status does not change. Audited with the note.',
+    type: 'Payment',
+    authScopes: { project: true, merchant: true },
+    args: { id: t.arg.id({ description: 'The payment UUID.', required: true }), note: t.arg.string({ description: 'Why, for your records.' }) },
+    resolve: async (query, _root, { id, note }, ctx) => {
+      const payment = await dismissPaymentReview(ctx.deps, ctx.actor, String(id), note);
+      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: payment.id } });
+    },
+  }),
   attachBankMessage: t.prismaField({
     description:
       '“This deposit is this payment’s money.” The message: a deposit, unmatched or needs_review. The payment: pending, expired (at any time) or canceled, of the same merchant. An amount other than amountFinal or amountRequested needs acceptAmount (else amount_mismatch). Confirms it (confirmationSource manual, confirmedLate after the late window, the fee charged).',

@@ -12,5 +12,7 @@ import './webhook-delivery.js';
 import './checkout.js';
 import './exceptions.js';
 import './audit.js';
+import './users.js';
+import './reports.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());

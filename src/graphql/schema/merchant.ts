@@ -2,6 +2,7 @@ import { creditOf } from '../../domain/merchants/merchants.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';
+import { UserRef } from './users.js';
 
 const Credit = builder
   .objectRef<{ balance: bigint; reserved: bigint; available: bigint }>('Credit')
@@ -56,17 +57,24 @@ const ViewerKind = builder.enumType('ViewerKind', {
   values: {
     merchant: { description: 'A merchant key (mk_…).' },
     project: { description: 'A project API key (sk_live_… or sk_test_…).' },
+    user: { description: 'A dashboard user’s session (cookie).' },
   } as const,
 });
 
-type ViewerShape = { kind: 'merchant' | 'project'; merchantId: string | null; projectId: string | null };
+type ViewerShape = { kind: 'merchant' | 'project' | 'user'; merchantId: string | null; projectId: string | null; userId: string | null };
 
 const Viewer = builder.objectRef<ViewerShape>('Viewer').implement({
-  description: 'The caller: a merchant (merchant key) or a project (project API key).',
+  description: 'The caller: a merchant (merchant key), a project (project API key) or a dashboard user (session) with its merchant.',
   fields: (t) => ({
+    user: t.field({
+      description: 'The dashboard user, for a session; null otherwise.',
+      type: UserRef,
+      nullable: true,
+      resolve: (v, _args, ctx) => (v.userId ? ctx.deps.prisma.user.findUnique({ where: { id: v.userId } }) : null),
+    }),
     kind: t.field({ description: 'Which kind of key the caller used.', type: ViewerKind, resolve: (v) => v.kind }),
     merchant: t.prismaField({
-      description: 'The merchant, for a merchant key; null otherwise.',
+      description: 'The merchant, for a merchant key or a dashboard session; null otherwise.',
       type: 'Merchant',
       nullable: true,
       resolve: (query, v, _args, ctx) =>
@@ -89,8 +97,9 @@ builder.queryField('viewer', (t) =>
     nullable: true,
     authScopes: { merchant: true, project: true },
     resolve: (_root, _args, { actor }): ViewerShape => {
-      if (actor.kind === 'merchant') return { kind: 'merchant', merchantId: actor.merchantId, projectId: null };
-      if (actor.kind === 'project') return { kind: 'project', merchantId: null, projectId: actor.projectId };
+      if (actor.kind === 'merchant') return { kind: 'merchant', merchantId: actor.merchantId, projectId: null, userId: null };
+      if (actor.kind === 'project') return { kind: 'project', merchantId: null, projectId: actor.projectId, userId: null };
+      if (actor.kind === 'user') return { kind: 'user', merchantId: actor.merchantId, projectId: null, userId: actor.userId };
       throw new Error('unreachable: authScopes admit only merchants and projects');
     },
   }),

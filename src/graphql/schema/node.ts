@@ -30,7 +30,7 @@ function lookupsFor(deps: Deps, actor: Actor, id: string): Lookup[] {
       ['Project', () => (id === actor.projectId ? db.project.findUnique({ where: { id } }) : Promise.resolve(null))],
     ];
   }
-  if (actor.kind === 'merchant') {
+  if (actor.kind === 'merchant' || actor.kind === 'user') {
     const merchantId = actor.merchantId;
     return [
       ['Project', () => db.project.findFirst({ where: { id, merchantId } })],

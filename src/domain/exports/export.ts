@@ -1,0 +1,153 @@
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
+import Cursor from 'pg-cursor';
+import type pg from 'pg';
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import { requireActor, type Actor } from '../auth/actor.js';
+import { callerScope } from '../auth/scope.js';
+import { MESSAGE_STATUSES } from '../bank-messages/messages.js';
+import type { LedgerKind } from '../credit/ledger.js';
+import type { Deps } from '../deps.js';
+import { PAYMENT_STATUSES } from '../payments/types.js';
+import { rangeFields, rangeLabel, withRange, type DateRange } from '../reports/date-range.js';
+import { readPool } from '../reports/read-pool.js';
+import { parseInput } from '../validation.js';
+import { cellsOf, headersOf, type Cell, type SqlRow } from './columns.js';
+import { BOM, csvOfCells, csvRecords } from './csv.js';
+import { writerWithRoom } from './sinks.js';
+import { bankMessagesExport, ledgerExport, paymentsExport, type ExportQuery } from './store/queries.js';
+import { xlsxWriter } from './xlsx.js';
+
+export const EXPORT_KINDS = ['payments', 'bank-messages', 'ledger'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+
+export const LEDGER_KINDS = Object.keys({ topup: true, fee: true, adjustment: true } satisfies Record<LedgerKind, true>) as LedgerKind[];
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `must be one of ${values.join(', ')}` });
+const common = { projectId: z.string().optional(), ...rangeFields, format: oneOf(EXPORT_FORMATS).default('csv') };
+
+/** Query parameters per export; any other parameter is refused by name (a typo must not widen an export). */
+const INPUTS = {
+  payments: z.object({ ...common, status: oneOf(PAYMENT_STATUSES).optional() }).strict().transform(withRange),
+  'bank-messages': z.object({ ...common, status: oneOf(MESSAGE_STATUSES).optional() }).strict().transform(withRange),
+  ledger: z
+    .object({ ...common, kind: oneOf(LEDGER_KINDS as [LedgerKind, ...LedgerKind[]]).optional() })
+    .strict()
+    .transform(({ kind, ...rest }, ctx) => ({ ...withRange(rest, ctx), status: kind })),
+};
+
+const QUERIES: Record<ExportKind, ExportQuery> = { payments: paymentsExport, 'bank-messages': bankMessagesExport, ledger: ledgerExport };
+
+export const CONTENT_TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+/** Rows per cursor read: what one export holds in memory at a time, whatever its size. */
+export const EXPORT_BATCH_ROWS = 1000;
+/**
+ * Exports running at once in this process. Each holds a database connection for as long as its
+ * reader takes, so they are capped well below the pool's size; the next one is told to retry.
+ */
+export const EXPORTS_AT_ONCE = 3;
+let running = 0;
+
+export type OpenedExport = {
+  filename: string;
+  contentType: string;
+  /** Streams the file into `sink` and ends it; stops the query when `signal` aborts (the reader left). */
+  writeTo: (sink: Writable, signal: AbortSignal) => Promise<void>;
+};
+
+type Filter = { projectId?: string; range: DateRange; status?: string; format: (typeof EXPORT_FORMATS)[number] };
+
+/**
+ * Checks the request, opens a server-side cursor and reads the first batch, so that every error
+ * (400, 401, 429, the database) comes before the first byte. A project key exports its project; a
+ * merchant credential all of its projects, or one (`projectId`); a project it cannot see exports
+ * an empty file, like a range with nothing in it.
+ */
+export async function openExport(deps: Deps, actor: Actor, kind: ExportKind, query: unknown): Promise<OpenedExport> {
+  // 401 before 400: the caller's kind is checked before its query.
+  requireActor(actor, 'merchant', 'project');
+  const filter: Filter = parseInput(INPUTS[kind], query);
+  const scope = callerScope(actor, filter.projectId);
+  if (running >= EXPORTS_AT_ONCE) {
+    throw new AppError('rate_limited', `${EXPORTS_AT_ONCE} exports are already running here; retry shortly.`, { retryAfterSeconds: 5 });
+  }
+  running++;
+  const spec = QUERIES[kind];
+  let client: pg.PoolClient | null = null;
+  try {
+    client = await readPool(deps).connect();
+    const cursor = client.query(
+      new Cursor<SqlRow>(spec.text, [scope.merchantId, scope.projectId, scope.none, filter.range.from, filter.range.to, filter.status ?? null]),
+    );
+    const first = await cursor.read(EXPORT_BATCH_ROWS);
+    return {
+      filename: `${kind}_${rangeLabel(filter.range)}.${filter.format}`,
+      contentType: CONTENT_TYPES[filter.format],
+      writeTo: (sink, signal) => streamRows(client!, cursor, first, spec, kind, filter.format, sink, signal).finally(() => running--),
+    };
+  } catch (err) {
+    client?.release(err instanceof Error ? err : true);
+    running--;
+    throw err;
+  }
+}
+
+async function streamRows(
+  client: pg.PoolClient,
+  cursor: Cursor<SqlRow>,
+  first: SqlRow[],
+  spec: ExportQuery,
+  kind: ExportKind,
+  format: Filter['format'],
+  sink: Writable,
+  signal: AbortSignal,
+): Promise<void> {
+  let released = false;
+  let cursorClosed = false;
+  // A reader that leaves ends the database session at once, mid-read too: its backend stops the
+  // query at its next row (test/exports/disconnect.test.ts watches pg_stat_activity).
+  const drop = () => {
+    if (released) return;
+    released = true;
+    client.release(new Error('export stopped: the reader went away'));
+  };
+  signal.addEventListener('abort', drop, { once: true });
+  try {
+    const headers = headersOf(spec.columns);
+    let writer: { rows: (rows: Cell[][]) => Promise<void>; end: () => Promise<void> };
+    if (format === 'csv') {
+      const write = writerWithRoom(sink, signal);
+      await write(BOM + csvRecords([headers]));
+      writer = {
+        rows: (rows) => write(csvOfCells(rows)),
+        end: async () => {
+          sink.end();
+          await finished(sink);
+        },
+      };
+    } else {
+      writer = xlsxWriter(sink, kind, headers, signal);
+    }
+    for (let rows = first; rows.length > 0; rows = await cursor.read(EXPORT_BATCH_ROWS)) {
+      await writer.rows(rows.map((row) => cellsOf(spec.columns, row)));
+      if (rows.length < EXPORT_BATCH_ROWS) break;
+    }
+    signal.throwIfAborted();
+    await cursor.close();
+    cursorClosed = true;
+    await writer.end();
+  } finally {
+    signal.removeEventListener('abort', drop);
+    if (!released) {
+      released = true;
+      // A cursor that did not finish leaves the session mid-transaction: such a connection is dropped.
+      client.release(cursorClosed ? undefined : true);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import type { Tx } from '../../db/prisma.js';
+import { statement } from '../../db/statement.js';
+import { AppError } from '../../errors.js';
+import type { Session, User } from '../../generated/prisma/client.js';
+import { recordAudit } from '../audit/audit.js';
+import { requireActor, type Actor, type UserActor } from '../auth/actor.js';
+import { hashCredential } from '../auth/credentials.js';
+import { isUserRole, requireRole } from '../auth/roles.js';
+import { forgetCachedCredentials } from '../auth/auth-cache.js';
+import type { Deps } from '../deps.js';
+import { parseInput, uuidSchema } from '../validation.js';
+import { admitLoginAttempt } from './login-throttle.js';
+import { hashPassword, newPasswordSchema, typedPasswordSchema, verifyNobody, verifyPassword } from './password.js';
+import { newSecretToken, SECRET_TOKEN_PATTERN, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './session-rules.js';
+
+/**
+ * Dashboard sessions: sign-in with email and password (throttled, and saying nothing about which
+ * emails have accounts), sign-out, the set-password link, listing and ending sessions.
+ */
+
+export const signInInput = z.object({ email: z.string().max(320, 'must be at most 320 characters'), password: typedPasswordSchema });
+export const setPasswordInput = z.object({ token: z.string().max(200, 'must be at most 200 characters'), password: newPasswordSchema });
+const changePasswordInput = z.object({ currentPassword: typedPasswordSchema, newPassword: newPasswordSchema });
+
+export type Client = { ip: string | undefined; userAgent: string | undefined };
+
+const WRONG_CREDENTIALS = 'The email or the password is not right.';
+const MAX_USER_AGENT = 300;
+
+const userByEmail = statement<[string], { id: string; merchant_id: string; role: string; password_hash: string | null; merchant_active: boolean }>(
+  'user-by-email',
+  `SELECT u.id, u.merchant_id, u.role, u.password_hash, m.active AS merchant_active
+     FROM users u JOIN merchants m ON m.id = u.merchant_id WHERE lower(u.email) = $1`,
+);
+
+/**
+ * Sign-in: a new session, its token for the cookie (shown only now). An unknown email, a user who
+ * has not set a password and a wrong password are one answer (401, same message), each after one
+ * password hash; failures are throttled per email and per client address (429).
+ */
+export async function signIn(deps: Deps, input: unknown, client: Client): Promise<{ token: string; session: Session }> {
+  const data = parseInput(signInInput, input);
+  const email = data.email.trim().toLowerCase();
+  const attempt = await admitLoginAttempt(deps.pool, email, client.ip ?? 'unknown');
+  const [user] = await userByEmail(deps.pool, email);
+  const right = user?.password_hash ? await verifyPassword(data.password, user.password_hash) : await verifyNobody(data.password);
+  if (!user || !right || !isUserRole(user.role)) throw new AppError('unauthorized', WRONG_CREDENTIALS);
+  await attempt.succeeded();
+  if (!user.merchant_active) throw new AppError('merchant_inactive');
+  const { token, hash } = newSecretToken();
+  const now = Date.now();
+  const session = await deps.prisma.$transaction(async (tx) => {
+    const created = await tx.session.create({
+      data: {
+        userId: user.id,
+        tokenHash: hash,
+        expiresAt: new Date(now + SESSION_ABSOLUTE_MS),
+        ip: client.ip ?? null,
+        userAgent: client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+      },
+    });
+    const actor: UserActor = { kind: 'user', userId: user.id, merchantId: user.merchant_id, role: user.role as UserActor['role'], sessionId: created.id };
+    await recordAudit(tx, actor, { action: 'user.signed_in', subjectType: 'user', subjectId: user.id, projectId: null, changes: { sessionId: { from: null, to: created.id } } });
+    return created;
+  });
+  return { token, session };
+}
+
+/** Sign-out: the cookie's session ends (nothing happens for a token that is unknown or already ended). */
+export async function signOut(deps: Deps, token: string | undefined): Promise<void> {
+  if (!token || !SECRET_TOKEN_PATTERN.test(token)) return;
+  await deps.prisma.$transaction(async (tx) => {
+    const session = await tx.session.findUnique({ where: { tokenHash: hashCredential(token) }, include: { user: true } });
+    if (!session || session.revokedAt) return;
+    await tx.session.update({ where: { id: session.id }, data: { revokedAt: new Date() } });
+    await recordAudit(tx, userActorOf(session.user, session.id), { action: 'user.signed_out', subjectType: 'user', subjectId: session.userId, projectId: null, changes: { sessionId: { from: session.id, to: null } } });
+  });
+  forgetCachedCredentials(deps);
+}
+
+function userActorOf(user: User, sessionId: string | null): UserActor {
+  if (!isUserRole(user.role)) throw new Error(`user ${user.id} has an unknown role`);
+  return { kind: 'user', userId: user.id, merchantId: user.merchantId, role: user.role, sessionId };
+}
+
+/** Ends the user's sessions but `keep` (the one that made the change, if it is the user's own). */
+async function endOtherSessions(tx: Tx, userId: string, keep: string | null): Promise<number> {
+  const ended = await tx.session.updateMany({ where: { userId, revokedAt: null, ...(keep ? { id: { not: keep } } : {}) }, data: { revokedAt: new Date() } });
+  return ended.count;
+}
+
+/**
+ * The set-password link: `{token, password}`. The token works once and for 24 h (a used, expired
+ * or unknown one → 400 naming `token`); the password needs 10 characters. Every other session of
+ * the user ends; the caller's own session (`sessionToken`, when it is the same user's) stays.
+ */
+export async function setPasswordWithToken(deps: Deps, input: unknown, sessionToken?: string): Promise<void> {
+  const data = parseInput(setPasswordInput, input);
+  const badToken = () => AppError.invalid([{ field: 'token', message: 'is used, expired or unknown: ask for a new link' }]);
+  if (!SECRET_TOKEN_PATTERN.test(data.token)) throw badToken();
+  const passwordHash = await hashPassword(data.password);
+  await deps.prisma.$transaction(async (tx) => {
+    const spent = await tx.$queryRaw<{ user_id: string }[]>`
+      UPDATE set_password_tokens SET used_at = now()
+       WHERE token_hash = ${hashCredential(data.token)} AND used_at IS NULL AND expires_at > now()
+       RETURNING user_id`;
+    const userId = spent[0]?.user_id;
+    if (!userId) throw badToken();
+    const user = await tx.user.update({ where: { id: userId }, data: { passwordHash, passwordSetAt: new Date() } });
+    await tx.setPasswordToken.updateMany({ where: { userId, usedAt: null }, data: { usedAt: new Date() } });
+    const own = sessionToken && SECRET_TOKEN_PATTERN.test(sessionToken)
+      ? await tx.session.findFirst({ where: { tokenHash: hashCredential(sessionToken), userId, revokedAt: null }, select: { id: true } })
+      : null;
+    const ended = await endOtherSessions(tx, userId, own?.id ?? null);
+    await recordAudit(tx, userActorOf(user, own?.id ?? null), {
+      action: 'user.password_set',
+      subjectType: 'user',
+      subjectId: userId,
+      projectId: null,
+      note: ended ? `${ended} other session(s) ended` : null,
+    });
+  });
+  forgetCachedCredentials(deps);
+}
+
+/** A signed-in user changes their password (the current one is checked and throttled like a sign-in); their other sessions end. */
+export async function changePassword(deps: Deps, actor: Actor, input: unknown): Promise<void> {
+  const me = requireActor(actor, 'user');
+  const data = parseInput(changePasswordInput, input);
+  const user = await deps.prisma.user.findUniqueOrThrow({ where: { id: me.userId } });
+  const attempt = await admitLoginAttempt(deps.pool, user.email, `session:${me.sessionId ?? 'none'}`);
+  const right = user.passwordHash ? await verifyPassword(data.currentPassword, user.passwordHash) : await verifyNobody(data.currentPassword);
+  if (!right) throw AppError.invalid([{ field: 'currentPassword', message: 'is not right' }]);
+  await attempt.succeeded();
+  const passwordHash = await hashPassword(data.newPassword);
+  await deps.prisma.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: me.userId }, data: { passwordHash, passwordSetAt: new Date() } });
+    const ended = await endOtherSessions(tx, me.userId, me.sessionId);
+    await recordAudit(tx, me, { action: 'user.password_changed', subjectType: 'user', subjectId: me.userId, projectId: null, note: ended ? `${ended} other session(s) ended` : null });
+  });
+  forgetCachedCredentials(deps);
+}
+
+export type SessionWithUser = Session & { user: User };
+
+/**
+ * Live sessions (not ended, not idle for 12 h, not past 7 days), newest first: the caller's own,
+ * or with `allUsers` (owners) every user's of the merchant.
+ */
+export async function listSessions(deps: Deps, actor: Actor, opts: { allUsers?: boolean | null } = {}): Promise<SessionWithUser[]> {
+  const me = requireActor(actor, 'user');
+  if (opts.allUsers) requireRole(me.role, 'users');
+  const now = Date.now();
+  return deps.prisma.session.findMany({
+    where: {
+      revokedAt: null,
+      expiresAt: { gt: new Date(now) },
+      lastSeenAt: { gt: new Date(now - SESSION_IDLE_MS) },
+      ...(opts.allUsers ? { user: { merchantId: me.merchantId } } : { userId: me.userId }),
+    },
+    include: { user: true },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+  });
+}
+
+/** Ends a session: one's own always; another user's of the merchant only as an owner. */
+export async function revokeSession(deps: Deps, actor: Actor, id: string): Promise<SessionWithUser> {
+  const me = requireActor(actor, 'user');
+  if (!uuidSchema.safeParse(id).success) throw AppError.notFound('Session');
+  const revoked = await deps.prisma.$transaction(async (tx) => {
+    const session = await tx.session.findFirst({ where: { id, user: { merchantId: me.merchantId } }, include: { user: true } });
+    if (!session) throw AppError.notFound('Session');
+    if (session.userId !== me.userId) requireRole(me.role, 'users');
+    if (session.revokedAt) return session;
+    const ended = await tx.session.update({ where: { id }, data: { revokedAt: new Date() }, include: { user: true } });
+    await recordAudit(tx, me, { action: 'user.session_revoked', subjectType: 'user', subjectId: session.userId, projectId: null, changes: { sessionId: { from: id, to: null } } });
+    return ended;
+  });
+  forgetCachedCredentials(deps);
+  return revoked;
+}
