@@ -10,6 +10,7 @@ const SCENARIOS: Record<string, { file: string; what: string }> = {
   'hot-paths': { file: 'hot-paths.ts', what: 'create, GraphQL create, get, verify, checkout view, list: each against its floor, alternating (--profile: cpu profile of create)' },
   fairness: { file: 'fairness.ts', what: "merchant B's webhooks while A's 9 s endpoint has 40 events queued" },
   'sse-memory': { file: 'sse-memory.ts', what: '2,000 SSE subscriptions opened and closed: heap after GC vs before, listeners left' },
+  export: { file: 'export.ts', what: '100,000 payments exported as CSV and XLSX over HTTP: time and peak RSS of the server process' },
 };
 
 const name = process.argv[2];

@@ -33,9 +33,10 @@ async function announceDemo(deps: Deps, baseUrl: string) {
     const demoCheckout = checkoutUrl(baseUrl, demoPayment.token);
     console.log(
       [
-        'Demo sandbox seeded (keys are shown once; `npm run -s cli -- demo` re-issues them):',
+        'Demo sandbox seeded (keys and password are shown once; `npm run -s cli -- demo` re-issues them):',
         `  merchant key (GraphQL management): ${demo.merchantKey}`,
         `  project API key (sandbox):         ${demo.apiKey}`,
+        `  dashboard owner (${baseUrl}/dashboard/login): email ${demo.ownerEmail}   password ${demo.ownerPassword}`,
         `  project id: ${demo.projectId}   card id: ${demo.cardId}`,
         `  payment link page: ${baseUrl}/l/${demo.linkSlug}   (JSON: ${baseUrl}/v1/links/${demo.linkSlug})`,
         `  demo checkout (pending sandbox payment, expires in 15 min): ${demoCheckout}`,

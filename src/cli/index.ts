@@ -27,7 +27,7 @@ addProjectCommands(program);
 
 program
   .command('demo')
-  .description('Show the demo sandbox ids and re-issue its keys (the old ones are revoked)')
+  .description('Show the demo sandbox ids and re-issue its keys and owner password (the old ones are revoked)')
   .option('--json', 'print one JSON object')
   .action(async () => {
     const demo = await withDeps((deps) => ensureDemo(deps, operatorActor));
@@ -36,6 +36,7 @@ program
       `Demo merchant ${demo.merchantId}, sandbox project ${demo.projectId}, card ${demo.cardId}, link "${demo.linkSlug}"`,
       `  merchant key: ${demo.merchantKey}`,
       `  project API key: ${demo.apiKey}`,
+      `  dashboard owner: ${demo.ownerEmail}   password: ${demo.ownerPassword}`,
     ].join('\n'));
   });
 

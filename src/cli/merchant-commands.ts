@@ -4,11 +4,13 @@ import { addMerchantCredit, createMerchant, creditOf, setMerchantActive } from '
 import { listMerchants, showMerchant } from '../domain/operator/directory.js';
 import { rials, withDeps } from './deps.js';
 import { merchantJson, merchantLine, print, projectJson, projectLine } from './output.js';
+import { addUserCommands } from './user-commands.js';
 
 type IdOpts = { id: string };
 
 export function addMerchantCommands(program: Command): void {
-  const merchant = program.command('merchant').description('Merchants and their credit');
+  const merchant = program.command('merchant').description('Merchants, their credit and their dashboard users');
+  addUserCommands(merchant);
 
   merchant
     .command('create')

@@ -20,6 +20,7 @@ export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
 export const DEFINITIONS = [
   'src/domain/cards/sql/match_scope.sql',
   'src/domain/cards/sql/jalali_month.sql',
+  'src/domain/reports/sql/jalali_date.sql',
   'src/domain/devices/sql/device_online.sql',
   'src/domain/credit/sql/payment_fee.sql',
   'src/domain/codes/sql/draw_code.sql',

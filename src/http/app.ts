@@ -11,6 +11,7 @@ import { faviconRoute } from './favicon.js';
 import { linkPageRoutes } from './link-page.js';
 import { docsPageRoutes } from './docs-page.js';
 import { cors } from './cors.js';
+import { dashboardRoutes } from './dashboard.js';
 import { errorMiddleware, notFoundMiddleware } from './errors.js';
 import { healthRoutes } from './health.js';
 import { serializeRequest } from './log-redaction.js';
@@ -23,6 +24,13 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** BigInt amounts leave as strings of digits; Dates as RFC 3339 UTC with milliseconds. */
 function jsonReplacer(_key: string, value: unknown) {
   return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/** pino-http's response serializer (given pino's own view of it): the session cookie's value is left out. */
+function serializeResponse(res: { statusCode: number | null; headers?: Record<string, unknown> }) {
+  const headers = { ...res.headers };
+  if (headers['set-cookie'] !== undefined) headers['set-cookie'] = '[redacted]';
+  return { statusCode: res.statusCode, headers };
 }
 
 // GraphQL bodies are read here, capped like REST, and handed to Yoga as bytes (it parses them):
@@ -54,7 +62,8 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
         return id;
       },
       // URLs carry payment tokens (/pay/{token}, /v1/checkout/{token}, GraphQL GET variables).
-      serializers: { req: serializeRequest },
+      // Set-Cookie carries a new dashboard session's token: logged as redacted, like Cookie.
+      serializers: { req: serializeRequest, res: serializeResponse },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
       customLogLevel: (_req, res, err) => (err ? 'error' : answerLevel(res.statusCode)),
       // For any 5xx pino-http makes up an Error whose stack is its own; a real failure was already
@@ -80,6 +89,7 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
   app.get('/favicon.ico', faviconRoute());
   app.use(checkoutPageRoutes(deps));
   app.use(linkPageRoutes(deps));
+  app.use(dashboardRoutes());
   app.use(notFoundMiddleware);
   app.use(errorMiddleware(deps.log));
   return app;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { requireActor, unauthorizedFor, type Actor, type ActorKind, type ActorOf } from '../domain/auth/actor.js';
 import { authenticate } from '../domain/auth/authenticate.js';
 import type { Deps } from '../domain/deps.js';
+import { restSession } from '../http/session-cookie.js';
 import { isAppError } from '../errors.js';
 import { limitBucket } from '../domain/rate-limits.js';
 import { parseInput } from '../domain/validation.js';
@@ -29,6 +30,11 @@ export class RawJson {
     readonly status: number,
     readonly body: string,
   ) {}
+}
+
+/** A body the route writes itself, streamed (exports): `send` sets its headers and ends the response. */
+export class Streamed {
+  constructor(readonly send: (res: Response) => Promise<void>) {}
 }
 
 type RouteInput<Q extends z.ZodType | undefined, H> = {
@@ -74,7 +80,7 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
     try {
       const params = req.params as Record<string, string>;
       const hook = (spec.hookDevice ? await spec.hookDevice(params) : undefined) as H;
-      const authenticated: Actor = await authenticate(deps, req.headers.authorization).catch((err: unknown) => {
+      const authenticated: Actor = await authenticate(deps, req.headers.authorization, restSession(deps.config, req.method, req.headers)).catch((err: unknown) => {
         // A missing, unknown or revoked credential is told which kind this route takes.
         throw isAppError(err) && err.code === 'unauthorized' ? unauthorizedFor(spec.auth) : err;
       });
@@ -97,6 +103,7 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
       });
       if (result === undefined) res.status(204).end();
       else if (result instanceof RawJson) res.status(result.status).type('application/json').send(result.body);
+      else if (result instanceof Streamed) await result.send(res);
       else res.status(spec.status ?? 200).json(result);
     } catch (err) {
       next(err);

@@ -7,7 +7,7 @@ export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 
 const ERROR_RESPONSES: Record<ErrorStatus, [name: string, description: string, examples: Record<string, ReturnType<typeof errorExample>>]> = {
   400: ['BadRequest', 'The body is not JSON, or a field breaks a rule (`details.fields` names each one).', {
     invalid_request: errorExample('invalid_request', 'The request is invalid.', { fields: [{ field: 'amount', message: 'must be between 10000 and 1000000000 rials' }] }),
-    unknown_field: errorExample('invalid_request', 'foo: unknown field: not part of this request', { fields: [{ field: 'foo', message: 'unknown field: not part of this request' }] }),
+    unknown_field: errorExample('invalid_request', 'foo: is not a field of this request', { fields: [{ field: 'foo', message: 'is not a field of this request' }] }),
     invalid_json: errorExample('invalid_json', 'The request body is not valid JSON.'),
   }],
   401: ['Unauthorized', 'The credential is missing, malformed, unknown, revoked or of the wrong kind.', {

@@ -7,7 +7,10 @@ import { verifyInput } from '../domain/payments/actions.js';
 import { createPaymentSchema } from '../domain/payments/create-payment.js';
 import { listPaymentsSchema } from '../domain/payments/queries.js';
 import { simulateInput } from '../domain/sandbox/simulation.js';
+import { setPasswordInput, signInInput } from '../domain/users/sessions.js';
 import { errors, responseComponents, type ErrorStatus } from './openapi-errors.js';
+import { exportPaths, exportsTag, merchantKeyScheme } from './openapi-exports.js';
+import { refundPaths } from './openapi-refunds.js';
 import { AMOUNT_INPUT, EXAMPLES, schemas } from './openapi-schemas.js';
 
 type Schema = Record<string, unknown>;
@@ -35,9 +38,6 @@ const jsonSchema = (schema: z.ZodType): Schema => {
   return tidy(rest) as Schema;
 };
 
-/** A body whose every field is defined (the domain refuses an unknown one by name). */
-const closed = (schema: z.ZodType): Schema => ({ ...jsonSchema(schema), additionalProperties: false });
-
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown, example?: unknown) => ({ content: { 'application/json': { schema, ...(example ? { example } : {}) } } });
 
@@ -50,7 +50,7 @@ type Op = {
   ok: [status: number, description: string, schema?: unknown, example?: unknown];
   errors: ErrorStatus[];
   params?: Schema[];
-  body?: [schema: z.ZodType | Schema, example: unknown];
+  body?: [schema: z.ZodType, example: unknown];
   /** The body may be left out (verify: without one it checks no amount). */
   bodyOptional?: boolean;
   /** A request body beyond one zod schema (the forwarder apps' shapes, form-encoded too). */
@@ -68,7 +68,7 @@ function operation(op: Op) {
     description: op.description,
     security: SECURITY[op.auth],
     ...(op.params ? { parameters: op.params } : {}),
-    ...(op.body ? { requestBody: { required: !op.bodyOptional, ...json(op.body[0] instanceof z.ZodType ? jsonSchema(op.body[0]) : op.body[0], op.body[1]) } } : {}),
+    ...(op.body ? { requestBody: { required: !op.bodyOptional, ...json(jsonSchema(op.body[0]), op.body[1]) } } : {}),
     ...(op.requestBody ? { requestBody: op.requestBody } : {}),
     responses: { [status]: { description, ...(schema ? json(schema, example) : {}) }, ...errors(...op.errors) },
   };
@@ -140,6 +140,8 @@ export function openApiDocument(publicBaseUrl: string) {
       { name: 'Sandbox', description: 'Simulated deposits for sandbox projects.' },
       { name: 'Checkout', description: 'The payer’s side: public, addressed by payment token or link slug.' },
       { name: 'Device', description: 'SMS-forwarding phones (device token).' },
+      { name: 'Session', description: 'Dashboard sign-in: an HttpOnly session cookie for the dashboard’s own pages.' },
+      exportsTag,
     ],
     components: {
       schemas: { ...schemas, AmountInput: AMOUNT_INPUT },
@@ -147,6 +149,7 @@ export function openApiDocument(publicBaseUrl: string) {
       securitySchemes: {
         projectKey: { type: 'http', scheme: 'bearer', description: 'A project API key: sk_test_… (sandbox) or sk_live_… (live).' },
         deviceToken: { type: 'http', scheme: 'bearer', description: 'A device token, dt_…, of an SMS-forwarding phone.' },
+        ...merchantKeyScheme,
       },
     },
     paths: {
@@ -156,7 +159,7 @@ export function openApiDocument(publicBaseUrl: string) {
           description:
             'Selects one of the project’s cards, adds a unique code to the amount and reserves the fee (live projects). Send the payer to `checkoutUrl`. `amount` is in `currency`: IRR (rials, the default) or IRT (toman, stored × 10); the range 10,000..1,000,000,000 applies to the rials. A field this body does not define is 400 naming it. With an `Idempotency-Key` (≤ 255 characters, kept 24 h per project) the same key and the same JSON body (key order and spacing aside) replay the first 201 byte for byte.',
           params: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retried create safe: same key and body → the first answer.', schema: { type: 'string', maxLength: 255 }, example: 'order-1001-try' }],
-          body: [closed(createPaymentSchema), { amount: 1500000, currency: 'IRR', callbackUrl: 'https://shop.example.com/return', orderId: 'order-1001', description: 'Two books', metadata: { customerId: 42 } }],
+          body: [createPaymentSchema, { amount: 1500000, currency: 'IRR', callbackUrl: 'https://shop.example.com/return', orderId: 'order-1001', description: 'Two books', metadata: { customerId: 42 } }],
           ok: [201, 'Created: the payment record with `checkoutUrl`.', ref('CreatedPayment'), EXAMPLES.createdPayment],
           errors: [400, 401, 402, 403, 409, 413, 422, 429, 503],
         }),
@@ -180,10 +183,11 @@ export function openApiDocument(publicBaseUrl: string) {
           id: 'verifyPayment', tag: 'Payments', auth: 'project', summary: 'Verify a payment',
           description:
             'Idempotent. Call it when the payer returns (with `service_ref`) or a webhook arrives; fulfil the order only when `verified` is true. Every call counts in `verifyCount`; `alreadyVerified` tells a repeat. The body is optional: with `amount` (in `currency`, IRR by default or IRT) that is not the payment’s `amountRequested` once in rials, the answer is 409 `amount_mismatch` with `details: {amountRequested, given}` (rials) and the call is not counted.',
-          params: [paymentId], body: [closed(verifyInput), { amount: 1500000, currency: 'IRR' }], bodyOptional: true,
+          params: [paymentId], body: [verifyInput, { amount: 1500000, currency: 'IRR' }], bodyOptional: true,
           ok: [200, 'The verify result.', ref('VerifyResult'), EXAMPLES.verifyResult], errors: [400, 401, 403, 404, 409, 413, 429],
         }),
       },
+      ...refundPaths(jsonSchema),
       '/payments/{id}/reject': {
         post: operation({
           id: 'rejectPayment', tag: 'Payments', auth: 'project', summary: 'Reject a pending payment',
@@ -236,7 +240,7 @@ export function openApiDocument(publicBaseUrl: string) {
           description:
             'Public: `amount` (in `currency`: IRR, the default, or IRT = toman) is required when the link has no fixed amount (outside min..max once in rials → 400 naming `amount`), else ignored. A field this body does not define is 400 naming it. ' +
             'One client address holds at most 3 pending payments of one link: the next → 429 `rate_limited` with `Retry-After` until one of them ends.',
-          params: [slug], body: [closed(linkPaymentInput), { amount: 25000, currency: 'IRT', payerPhone: '09121234567' }],
+          params: [slug], body: [linkPaymentInput, { amount: 25000, currency: 'IRT', payerPhone: '09121234567' }],
           ok: [201, 'Created: send the payer to `checkoutUrl`.', ref('LinkPayment'), EXAMPLES.linkPayment], errors: [400, 402, 403, 404, 413, 429, 503],
         }),
       },
@@ -278,6 +282,29 @@ export function openApiDocument(publicBaseUrl: string) {
           ok: [204, 'Recorded.'], errors: [401, 403, 429],
         }),
       },
+      '/session': {
+        post: operation({
+          id: 'signIn', tag: 'Session', auth: 'public', summary: 'Sign in to the dashboard',
+          description:
+            'Checks a dashboard user’s email and password and answers 204 with `Set-Cookie`: an HttpOnly, SameSite=Strict session cookie (Secure unless the service is plain http on localhost), ending 12 hours after its last request and 7 days after sign-in at most. A wrong password and an unknown email are the same 401; a browser request from another site’s page (its Origin) is 403 forbidden. After 10 failures in 15 minutes for one email, or from one address, 429 with `Retry-After`. Requests the cookie authenticates must carry the header `x-graphql-yoga-csrf` (any value) on GraphQL, and on REST on anything but GET.',
+          body: [signInInput, { email: 'owner@shop.example.com', password: 'correct horse battery' }],
+          ok: [204, 'Signed in: the session cookie is set.'], errors: [400, 401, 403, 413, 429],
+        }),
+        delete: operation({
+          id: 'signOut', tag: 'Session', auth: 'public', summary: 'Sign out of the dashboard',
+          description: 'Ends the session of the request’s cookie (if any) and clears the cookie; 204 either way.',
+          ok: [204, 'Signed out: the cookie is cleared.'], errors: [429],
+        }),
+      },
+      '/session/password': {
+        post: operation({
+          id: 'setPassword', tag: 'Session', auth: 'public', summary: 'Set a password with a one-time link',
+          description:
+            'The dashboard’s set-password page posts the `token` of its link (from `merchant user add`, `inviteUser` or `resetUserPassword`: one use, 24 hours) and the new password (10 characters at least). A used, expired or unknown token is 400 naming `token`; a short password 400 naming `password`. Every other session of the user ends.',
+          body: [setPasswordInput, { token: 'q9mJ3v0c6Yh1cP4m2yXbq3Zk7wT0aN5dLr8sVf2eHgU', password: 'correct horse battery' }],
+          ok: [204, 'The password is set.'], errors: [400, 403, 413, 429],
+        }),
+      },
       '/device/heartbeat': {
         post: operation({
           id: 'postHeartbeat', tag: 'Device', auth: 'device', summary: 'Say the phone is online',
@@ -285,6 +312,7 @@ export function openApiDocument(publicBaseUrl: string) {
           ok: [204, 'Recorded.'], errors: [401, 403, 429],
         }),
       },
+      ...exportPaths,
     },
   };
 }

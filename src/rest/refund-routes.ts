@@ -14,7 +14,7 @@ export function refundRoutes(deps: Deps): Router {
   router.post(
     '/payments/:id/refunds',
     handle(deps, {
-      auth: ['project', 'merchant'],
+      auth: ['project', 'merchant', 'user'],
       run: async (actor, { params, body }) => {
         const { refund } = await recordRefund(deps, actor, params.id!, body);
         return new RawJson(201, JSON.stringify(refundRecord(refund)));
@@ -25,7 +25,7 @@ export function refundRoutes(deps: Deps): Router {
   router.get(
     '/payments/:id/refunds',
     handle(deps, {
-      auth: ['project', 'merchant'],
+      auth: ['project', 'merchant', 'user'],
       run: async (actor, { params }) => ({ items: (await listRefunds(deps, actor, params.id!)).map(refundRecord) }),
     }),
   );

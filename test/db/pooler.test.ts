@@ -200,7 +200,7 @@ describe.skipIf(!hasPgBouncer())(`the service through PgBouncer in transaction m
     const env = { ...testEnv(direct), DATABASE_URL: pooled('two'), DATABASE_DIRECT_URL: direct };
     const proc = spawnTs('src/main.ts', ['--role', 'all'], env);
     try {
-      await waitFor(() => /listening on port \d+/.test(proc.stdout()) || proc.child.exitCode !== null, 60_000, 'the service');
+      await waitFor(() => /Postgres: /.test(proc.stdout()) || proc.child.exitCode !== null, 60_000, 'the service');
       const port = /listening on port (\d+)/.exec(proc.stdout())?.[1];
       if (!port) throw new Error(`did not start: ${proc.stderr()}`);
       expect(proc.stdout()).toContain('DATABASE_URL (sessions: DATABASE_DIRECT_URL)');

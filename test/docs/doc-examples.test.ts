@@ -7,10 +7,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, gqlOk, makeProject, makeShop, request, startTestApp, TEST_SECRET_KEY, type TestApp } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
-import { fencedBlocks, runGraphql, runHttp, runService, runShell, type Block, type Vars } from './doctest.js';
+import { checkAnswer, fencedBlocks, runGraphql, runHttp, runService, runShell, type Block, type Vars } from './doctest.js';
 
 /** The guides whose examples run here, in this order (later guides reuse nothing from earlier ones but the fixture). */
-const GUIDES = ['integration.md', 'live-setup.md', 'webhooks.md', 'operations.md', 'forwarders.md'];
+const GUIDES = ['integration.md', 'live-setup.md', 'webhooks.md', 'operations.md', 'forwarders.md', 'exceptions.md'];
 const RUNNABLE = new Set(['sh', 'bash', 'http', 'graphql', 'js', 'mjs', 'php', 'python', 'ts']);
 
 let app: TestApp;
@@ -56,10 +56,23 @@ describe('docs', () => {
   });
 });
 
+/** A guide's requests in order, each followed by the answer blocks (`json doctest=answer`) that show what it got back. */
+const steps = (file: string) =>
+  fencedBlocks(file).filter((b) => (RUNNABLE.has(b.lang) && (b.info.doctest === '' || b.info.doctest === 'service')) || (b.lang === 'json' && b.info.doctest === 'answer'));
+
 function guideSuite(file: string) {
   describe(file, () => {
-    for (const block of runnable(file).filter((b) => b.info.doctest === '' || b.info.doctest === 'service')) {
+    let request: Block | undefined;
+    for (const block of steps(file)) {
+      if (block.lang === 'json') {
+        const of = request;
+        it(named(block), () => checkAnswer(block, vars, of));
+        continue;
+      }
+      request = block;
       it(named(block), async (ctx) => {
+        // `$NOW`: the moment the block runs (a phone's receivedAt).
+        vars.set('NOW', new Date().toISOString());
         if (block.lang === 'http') return runHttp(block, vars);
         if (block.lang === 'graphql') return runGraphql(block, vars);
         if (block.info.doctest === 'service') {

@@ -15,8 +15,14 @@ import { waitFor } from '../support/process.js';
  *   ```http doctest status=201 capture=PAYMENT_ID:id     `METHOD /path`, headers, blank line, body
  *   ```graphql doctest key=API_KEY capture=ID:createPayment.id [expect=errors]
  *   ```js|php|python doctest=webhook-verify              checked against a real webhook delivery
+ *   ```json doctest=answer            the answer of the request just before it, as the guide shows it
  *
  * `$NAME` (upper case) in a block is replaced by the fixture's or an earlier capture's value.
+ *
+ * An answer block is checked against the JSON the request before it got back (a REST body, or a
+ * GraphQL response `{data}` / `{errors}`): every field it shows must be there with that value, in
+ * arrays item by item; fields it leaves out are not checked. A key `"…"` stands for "the other
+ * fields" and an array ending in the string `"…"` for "and more items".
  */
 export type Block = { file: string; line: number; lang: string; info: Record<string, string>; code: string };
 
@@ -60,7 +66,19 @@ function capture(block: Block, from: unknown, vars: Vars) {
   }
 }
 
+/** The JSON the last request got back, for the answer block after it. */
+let lastAnswer: { file: string; line: number; body: unknown } | null = null;
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export async function runHttp(block: Block, vars: Vars): Promise<void> {
+  lastAnswer = null;
   const [head, ...rest] = substitute(block.code, vars).split('\n\n');
   const [requestLine, ...headerLines] = head!.split('\n');
   const [method, target] = requestLine!.trim().split(/\s+/) as [string, string];
@@ -69,10 +87,12 @@ export async function runHttp(block: Block, vars: Vars): Promise<void> {
   const res = await fetch(`${vars.get('GATEWAY')}${target}`, { method, headers, body });
   const text = await res.text();
   expect(res.status, `${block.file}:${block.line} ${method} ${target}: ${text.slice(0, 300)}`).toBe(Number(block.info.status ?? 200));
+  lastAnswer = { file: block.file, line: block.line, body: parsed(text) };
   if (block.info.capture) capture(block, JSON.parse(text), vars);
 }
 
 export async function runGraphql(block: Block, vars: Vars): Promise<void> {
+  lastAnswer = null;
   const key = block.info.key ? vars.get(block.info.key) : undefined;
   const res = await fetch(`${vars.get('GATEWAY')}/graphql`, {
     method: 'POST',
@@ -81,12 +101,46 @@ export async function runGraphql(block: Block, vars: Vars): Promise<void> {
   });
   const answer = (await res.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
   const at = `${block.file}:${block.line}: ${JSON.stringify(answer).slice(0, 400)}`;
+  lastAnswer = { file: block.file, line: block.line, body: answer };
   if (block.info.expect === 'errors') {
     expect(answer.errors?.[0]?.extensions?.code, at).toBeTypeOf('string');
     return;
   }
   expect(answer.errors, at).toBeUndefined();
   capture(block, answer.data, vars);
+}
+
+const MORE = '…';
+
+/** What of `actual` the shown answer speaks of: its keys only, arrays cut where the answer says "…". */
+function projection(actual: unknown, shown: unknown): unknown {
+  if (Array.isArray(shown) && Array.isArray(actual)) {
+    const more = shown.at(-1) === MORE;
+    const items = more ? shown.slice(0, -1) : shown;
+    const kept = more ? actual.slice(0, items.length) : actual;
+    return [...kept.map((a, i) => (i < items.length ? projection(a, items[i]) : a)), ...(more ? [MORE] : [])];
+  }
+  if (shown && typeof shown === 'object' && !Array.isArray(shown) && actual && typeof actual === 'object' && !Array.isArray(actual)) {
+    const a = actual as Record<string, unknown>;
+    const s = shown as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(s).filter((k) => k !== MORE && k in a).map((k) => [k, projection(a[k], s[k])]));
+  }
+  return actual;
+}
+
+function withoutMore(shown: unknown): unknown {
+  if (Array.isArray(shown)) return shown.map(withoutMore);
+  if (shown && typeof shown === 'object') return Object.fromEntries(Object.entries(shown).filter(([k]) => k !== MORE).map(([k, v]) => [k, withoutMore(v)]));
+  return shown;
+}
+
+/** Checks an answer block (`json doctest=answer`) against what `request`, the block before it, got back. */
+export function checkAnswer(block: Block, vars: Vars, request: Block | undefined): void {
+  const at = `${block.file}:${block.line}`;
+  expect(request, `${at}: an answer block follows a request`).toBeDefined();
+  expect(lastAnswer && lastAnswer.file === request!.file && lastAnswer.line === request!.line, `${at}: the request at line ${request!.line} got no answer`).toBe(true);
+  const shown = withoutMore(JSON.parse(substitute(block.code, vars)));
+  expect(projection(lastAnswer!.body, shown), `${at}: the answer of line ${request!.line} was ${JSON.stringify(lastAnswer!.body).slice(0, 1500)}`).toEqual(shown);
 }
 
 type Run = { code: number | null; stdout: string; stderr: string };

@@ -26,9 +26,10 @@ describe('POST /v1/payments', () => {
     expect(res.status).toBe(201);
     const p = res.body;
     expect(Object.keys(p)).toEqual([
-      'id', 'status', 'amountRequested', 'amountFinal', 'code', 'amountMode', 'orderId', 'description', 'token', 'reviewRequired',
+      'id', 'status', 'amountRequested', 'amountFinal', 'code', 'amountMode', 'currency', 'orderId', 'description', 'token', 'reviewRequired',
       'reviewReason', 'confirmationSource', 'confirmedAt', 'verifiedAt', 'verifyCount', 'expiresAt', 'payerPhone', 'payerCardLast4',
-      'payerTrackingNumber', 'payerReportedPaidAt', 'metadata', 'sandbox', 'createdAt', 'updatedAt', 'checkoutUrl',
+      'payerTrackingNumber', 'payerReportedPaidAt', 'bankMessageId', 'amountReceived', 'confirmedLate', 'manualNote', 'refundedAmount',
+      'metadata', 'sandbox', 'createdAt', 'updatedAt', 'checkoutUrl',
     ]);
     expect(p).toMatchObject({ status: 'pending', amountRequested: '120000', amountMode: 'unique_code', orderId: 'ord-1', description: null, reviewRequired: false, verifyCount: 0, sandbox: true, metadata: null });
     expect(p.code % 10).toBe(0);

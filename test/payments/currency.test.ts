@@ -71,7 +71,7 @@ describe('create with currency (REST)', () => {
     const res = await createPaymentRest(app, own.apiKey, { amount: 50_000, foo: 'bar' });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_request');
-    expect(res.body.error.details.fields).toEqual([{ field: 'foo', message: expect.stringContaining('unknown field') }]);
+    expect(res.body.error.details.fields).toEqual([{ field: 'foo', message: expect.stringContaining('not a field') }]);
     // A misspelt currency is the silent-tenth mistake the rule is for.
     const misspelt = await createPaymentRest(app, own.apiKey, { amount: 50_000, curency: 'IRT' });
     expect(fieldsOf(misspelt.body)).toEqual(['curency']);

@@ -10,9 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-const FIELDS = `id status amountRequested amountFinal code amountMode orderId description token reviewRequired reviewReason
+const FIELDS = `id status amountRequested amountFinal code amountMode currency orderId description token reviewRequired reviewReason
   confirmationSource confirmedAt verifiedAt verifyCount expiresAt payerPhone payerCardLast4 payerTrackingNumber
-  payerReportedPaidAt metadata sandbox createdAt updatedAt`;
+  payerReportedPaidAt bankMessageId amountReceived confirmedLate manualNote refundedAmount metadata sandbox createdAt updatedAt`;
 
 describe('REST and GraphQL parity', () => {
   it('the same scenario gives the same records and errors through both doors', async () => {

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,20 @@ import { createPaymentRest, makeShop, request, startTestApp, type TestApp } from
 let app: TestApp;
 let shop: Awaited<ReturnType<typeof makeShop>>;
 let confirmed: { id: string };
+
+/** Runs a program with `input` on stdin, without blocking the event loop (the service under test answers it). */
+function run(command: string, args: string[], input: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${command} exited ${code}: ${err}`))));
+    child.stdin.end(input);
+  });
+}
 const dir = mkdtempSync(path.join(os.tmpdir(), 'verify-snippets-'));
 const snippet = (lang: string) => fencedBlocks('integration.md').find((b) => b.lang === lang && b.info.doctest === 'webhook-verify')!.code;
 
@@ -34,15 +48,15 @@ describe('verify-with-amount snippets of integration.md', () => {
     expect(await verifyPayment(app.baseUrl, shop.apiKey, confirmed.id, 150_000)).toBe(false);
   });
 
-  it('Python: true for the payment’s amount in either unit, false for a mismatch', () => {
+  it('Python: true for the payment’s amount in either unit, false for a mismatch', async () => {
     const file = path.join(dir, 'verify.py');
     const driver = `\nimport json, sys\nd = json.load(sys.stdin)\nprint(json.dumps([verify_payment(d["g"], d["k"], d["id"], 150000, "IRT"), verify_payment(d["g"], d["k"], d["id"], "1500000"), verify_payment(d["g"], d["k"], d["id"], 150000)]))\n`;
     writeFileSync(file, snippet('python') + driver);
-    const out = execFileSync('python3', [file], { input: JSON.stringify({ g: app.baseUrl, k: shop.apiKey, id: confirmed.id }), encoding: 'utf8' });
+    const out = await run('python3', [file], JSON.stringify({ g: app.baseUrl, k: shop.apiKey, id: confirmed.id }));
     expect(JSON.parse(out)).toEqual([true, true, false]);
   });
 
-  it('PHP: sends amount and currency and reads amount_mismatch (run where php with curl exists)', (ctx) => {
+  it('PHP: sends amount and currency and reads amount_mismatch (run where php with curl exists)', async (ctx) => {
     const code = snippet('php');
     expect(code).toContain("json_encode(['amount' => $amount, 'currency' => $currency])");
     expect(code).toContain("=== 'amount_mismatch'");
@@ -54,7 +68,7 @@ describe('verify-with-amount snippets of integration.md', () => {
     const file = path.join(dir, 'verify.php');
     const driver = `\n$d = json_decode(file_get_contents('php://stdin'), true);\necho json_encode([verify_payment($d['g'], $d['k'], $d['id'], '150000', 'IRT'), verify_payment($d['g'], $d['k'], $d['id'], '150000')]);\n`;
     writeFileSync(file, code + driver);
-    const out = execFileSync('php', [file], { input: JSON.stringify({ g: app.baseUrl, k: shop.apiKey, id: confirmed.id }), encoding: 'utf8' });
+    const out = await run('php', [file], JSON.stringify({ g: app.baseUrl, k: shop.apiKey, id: confirmed.id }));
     expect(JSON.parse(out)).toEqual([true, false]);
   });
 });

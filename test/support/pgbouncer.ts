@@ -18,7 +18,7 @@ export type PgBouncer = {
 };
 
 type Options = {
-  /** The PostgreSQL server behind it (any database path; its user and password log in). */
+  /** The PostgreSQL server behind it (any database path; its user and password log in; clients use that user). */
   serverUrl: string;
   /** Server connections per database (pool_size); every client beyond waits its turn. */
   poolSize: number;
@@ -42,7 +42,7 @@ function runAs(): { uid?: number; gid?: number } {
 
 /**
  * A PgBouncer in transaction mode in front of `serverUrl`, on a free loopback port: clients are
- * trusted (any password), server connections log in with the URL's user and password. A session
+ * trusted (any password), server connections log in as the client's user with the URL's password. A session
  * lasts one transaction: what a client leaves on a server connection (a named prepared statement,
  * LISTEN, a session lock, SET) is seen by the next client that gets it.
  */
@@ -50,8 +50,7 @@ export async function startPgBouncer(opts: Options): Promise<PgBouncer> {
   const server = new URL(opts.serverUrl);
   const user = decodeURIComponent(server.username);
   const password = decodeURIComponent(server.password);
-  const target = (dbname?: string) =>
-    [`host=${server.hostname}`, `port=${server.port || 5432}`, ...(dbname ? [`dbname=${quote(dbname)}`] : []), `user=${quote(user)}`, `password=${quote(password)}`].join(' ');
+  const target = (dbname?: string) => [`host=${server.hostname}`, `port=${server.port || 5432}`, ...(dbname ? [`dbname=${quote(dbname)}`] : [])].join(' ');
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pgbouncer-'));
   const port = await freePort();
   const aliases = Object.entries(opts.aliases ?? {}).map(([name, a]) => `${name} = ${target(a.dbname)} pool_size=${a.poolSize}`);
@@ -69,6 +68,11 @@ export async function startPgBouncer(opts: Options): Promise<PgBouncer> {
     `auth_file = ${path.join(dir, 'userlist.txt')}`,
     'pool_mode = transaction',
     `default_pool_size = ${opts.poolSize}`,
+    // Every test file has its own database, so its own pool: idle server connections close soon and
+    // all pools together stay well under the server's max_connections (the oldest idle one is
+    // evicted to make room for another database's).
+    'server_idle_timeout = 5',
+    'max_user_connections = 100',
     'max_client_conn = 2000',
     // Clients wait for a server connection rather than fail (tests queue many on small pools).
     'query_wait_timeout = 120',
@@ -79,8 +83,8 @@ export async function startPgBouncer(opts: Options): Promise<PgBouncer> {
     '',
   ].join('\n');
   await writeFile(path.join(dir, 'pgbouncer.ini'), ini);
-  // Trust still wants the user listed; the server login takes the password from the entries above.
-  await writeFile(path.join(dir, 'userlist.txt'), `"${user}" ""\n`);
+  // Clients are trusted; the server login takes the user's password from here.
+  await writeFile(path.join(dir, 'userlist.txt'), `"${user.replace(/"/g, '""')}" "${password.replace(/"/g, '""')}"\n`);
   // The `postgres` OS user reads the files.
   await chmod(dir, 0o755);
   await chmod(path.join(dir, 'pgbouncer.ini'), 0o644);

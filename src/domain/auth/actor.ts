@@ -31,7 +31,7 @@ const CREDENTIAL_NAMES: Partial<Record<ActorKind, string>> = {
   merchant: 'a merchant key (mk_…)',
   project: 'a project API key (sk_live_… or sk_test_…)',
   device: 'a device token (dt_…)',
-  user: 'a dashboard session (the session cookie, and on GraphQL the header x-graphql-yoga-csrf)',
+  user: 'a dashboard session (the session cookie, with the header x-graphql-yoga-csrf on GraphQL and on REST changes)',
 };
 
 /**

@@ -2,56 +2,46 @@ import { jalaliDateTime } from '../reports/tehran-calendar.js';
 
 /**
  * What a column holds. Its SQL gives each column under its name: `text` (what a payer, a shop or
- * an SMS wrote) and `code` (our own ids, states, reasons) as strings,
- * amounts as digit strings (rials, signed in the ledger), integers and booleans as such, and
- * instants as Dates, which become two columns: `<name>Jalali` (`1405/09/04 14:32:05`, Tehran) and
- * `<name>` (RFC 3339 UTC).
+ * an SMS wrote) and `code` (our own ids, states, reasons) as strings, amounts as digit strings
+ * (rials, signed in the ledger), integers and booleans as such, and instants as Dates, which
+ * become two columns: `<name>Jalali` (`1405/09/04 14:32:05`, Tehran) and `<name>` (RFC 3339 UTC).
  */
 export type ColumnKind = 'text' | 'code' | 'amount' | 'integer' | 'boolean' | 'instant';
 export type ColumnSpec = readonly (readonly [name: string, kind: ColumnKind])[];
 
-/** One output cell: `text` came from outside; `code` is ours (ids, states, dates). */
-export type Cell =
-  | { kind: 'text' | 'code'; value: string | null }
-  | { kind: 'amount'; value: string | null }
-  | { kind: 'integer'; value: number | null }
-  | { kind: 'boolean'; value: boolean | null };
-
 export type SqlRow = Record<string, unknown>;
+export type CellValue = string | number | boolean | null;
 
-export function headersOf(columns: ColumnSpec): string[] {
-  return columns.flatMap(([name, kind]) => (kind === 'instant' ? [`${name}Jalali`, name] : [name]));
-}
+/** One output column: its header, whether it holds outside text, and how it reads a row. */
+export type Field = { header: string; outside: boolean; amount: boolean; read: (row: SqlRow) => CellValue };
 
-function textOf(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
-}
+const orNull = (v: unknown) => (v === null || v === undefined ? null : v);
 
-/** A row's cells in header order. */
-export function cellsOf(columns: ColumnSpec, row: SqlRow): Cell[] {
-  const cells: Cell[] = [];
-  for (const [name, kind] of columns) {
-    const value = row[name];
+/** The output columns in order, each reading its value once per row (no per-cell objects). */
+export function fieldsOf(columns: ColumnSpec): Field[] {
+  return columns.flatMap(([name, kind]): Field[] => {
+    const plain = (read: Field['read'], outside = false, amount = false): Field => ({ header: name, outside, amount, read });
     switch (kind) {
       case 'text':
+        return [plain((r) => orNull(r[name]) as string | null, true)];
       case 'code':
-        cells.push({ kind, value: textOf(value) });
-        break;
-      case 'amount':
-        cells.push({ kind: 'amount', value: textOf(value) });
-        break;
-      case 'integer':
-        cells.push({ kind: 'integer', value: value === null || value === undefined ? null : Number(value) });
-        break;
       case 'boolean':
-        cells.push({ kind: 'boolean', value: value === null || value === undefined ? null : Boolean(value) });
-        break;
+        return [plain((r) => orNull(r[name]) as CellValue)];
+      case 'amount':
+        return [plain((r) => orNull(r[name]) as string | null, false, true)];
+      case 'integer':
+        return [plain((r) => (r[name] === null || r[name] === undefined ? null : Number(r[name])))];
       case 'instant': {
-        const at = value instanceof Date ? value : null;
-        cells.push({ kind: 'code', value: at && jalaliDateTime(at) }, { kind: 'code', value: at && at.toISOString() });
-        break;
+        const at = (r: SqlRow) => (r[name] instanceof Date ? (r[name] as Date) : null);
+        return [
+          { header: `${name}Jalali`, outside: false, amount: false, read: (r) => (at(r) ? jalaliDateTime(at(r)!) : null) },
+          plain((r) => at(r)?.toISOString() ?? null),
+        ];
       }
     }
-  }
-  return cells;
+  });
+}
+
+export function headersOf(columns: ColumnSpec): string[] {
+  return fieldsOf(columns).map((f) => f.header);
 }

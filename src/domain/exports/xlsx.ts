@@ -2,18 +2,17 @@ import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
-import type { Cell } from './columns.js';
+import type { CellValue, Field, SqlRow } from './columns.js';
 import { roomIn } from './sinks.js';
 
-type CellValue = string | number | boolean | null;
-
-function xlsxValue(cell: Cell): CellValue {
-  // Cells are typed (a string cell is never a formula), so text needs no neutralizing here.
-  if (cell.kind === 'amount' && cell.value !== null) {
-    const n = Number(cell.value);
-    return Number.isSafeInteger(n) ? n : cell.value;
+/** Amounts are numbers where a spreadsheet holds them exactly; cells are typed, so text is never a formula. */
+function xlsxValue(field: Field, row: SqlRow): CellValue {
+  const value = field.read(row);
+  if (field.amount && value !== null) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : value;
   }
-  return cell.value;
+  return value;
 }
 
 /**
@@ -34,19 +33,19 @@ async function sheetEntry(sheet: ExcelJS.Worksheet): Promise<Writable> {
 }
 
 /** A one-sheet workbook streamed into `sink`: header row frozen, one row per record, strings inline. */
-export function xlsxWriter(sink: Writable, sheetName: string, headers: string[], signal: AbortSignal) {
+export function xlsxWriter(sink: Writable, sheetName: string, fields: readonly Field[], signal: AbortSignal) {
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
   const piped = pipeline(out, sink, { signal });
   // Awaited at the end; until then a failure (the reader went away) must not go unhandled.
   piped.catch(() => undefined);
-  sheet.addRow(headers).commit();
+  sheet.addRow(fields.map((f) => f.header)).commit();
   let entry: Writable | null = null;
   return {
-    async rows(rows: readonly Cell[][]): Promise<void> {
+    async rows(rows: readonly SqlRow[]): Promise<void> {
       signal.throwIfAborted();
-      for (const cells of rows) sheet.addRow(cells.map(xlsxValue)).commit();
+      for (const row of rows) sheet.addRow(fields.map((f) => xlsxValue(f, row))).commit();
       entry ??= await sheetEntry(sheet);
       await roomIn(entry, signal);
     },

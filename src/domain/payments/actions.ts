@@ -112,6 +112,7 @@ export async function confirmPaymentManually(deps: Deps, actor: Actor, id: strin
  */
 export async function dismissPaymentReview(deps: Deps, actor: Actor, id: string, note?: unknown): Promise<PaymentRow> {
   const scope = callerScope(actor);
+  requireDecider(actor);
   const checkedNote = parseInput(noteSchema, note) ?? null;
   return deps.prisma.$transaction(async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);

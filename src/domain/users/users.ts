@@ -32,7 +32,7 @@ const updateUserInput = z.object({ role: roleSchema.nullish() });
 
 export type NewUser = { user: User; setPasswordUrl: string };
 
-/** Who may change users: an owner (its own merchant), or the operator (any merchant). */
+/** Who may change users through the API: an owner's session, for its own merchant (the operator uses `addUser`). */
 function userAdmin(actor: Actor): UserActor {
   const user = requireActor(actor, 'user');
   requireRole(user.role, 'users');

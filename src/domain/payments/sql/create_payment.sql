@@ -34,6 +34,7 @@ DECLARE
   day_counted bigint := 0;
   month_spent bigint := 0;
   month_counted bigint := 0;
+  since timestamptz;
   final_amount bigint;
 BEGIN
   SELECT c.device_id INTO current_device FROM cards c WHERE c.id = card_id FOR SHARE;
@@ -43,12 +44,13 @@ BEGIN
   END IF;
   IF day_amount_cap IS NOT NULL OR day_count_cap IS NOT NULL OR monthly THEN
     -- One read of the card's payments since the earlier of the two starts (a month starts at a midnight).
+    since := CASE WHEN monthly THEN jalali_month_start(now()) ELSE day_start END;
     SELECT coalesce(sum(p.amount_final) FILTER (WHERE p.created_at >= day_start), 0), count(*) FILTER (WHERE p.created_at >= day_start),
            coalesce(sum(p.amount_final), 0), count(*)
       INTO day_spent, day_counted, month_spent, month_counted
       FROM payments p
      WHERE p.card_id = payment_claim_code.card_id AND p.status IN ('pending', 'confirmed')
-       AND p.created_at >= CASE WHEN monthly THEN jalali_month_start(now()) ELSE day_start END;
+       AND p.created_at >= since;
     IF day_count_cap IS NOT NULL AND day_counted >= day_count_cap THEN
       reason := 'daily_count_cap_reached';
       RETURN;

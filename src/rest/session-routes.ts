@@ -1,0 +1,65 @@
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import type { Deps } from '../domain/deps.js';
+import { AppError } from '../errors.js';
+import { setPasswordWithToken, signIn, signOut } from '../domain/users/sessions.js';
+import { fromAnotherSite, sessionClearCookie, sessionSetCookie, sessionToken } from '../http/session-cookie.js';
+import { BODY_LIMIT, bodyReader } from './handle.js';
+
+const readJson = bodyReader(express.json({ limit: BODY_LIMIT, type: () => true, strict: false }));
+
+/**
+ * Dashboard sign-in, sign-out and the set-password link (CONTRACT "Merchant users and the
+ * dashboard"). Public routes: per-address rate limit, then the body, then the domain; the cookie
+ * is set and cleared here, the only place that knows it is a cookie.
+ */
+function sessionRoute(deps: Deps, run: (req: Request, res: Response) => Promise<void>): RequestHandler {
+  return async (req, res, next) => {
+    res.locals.routePattern = `${req.baseUrl}${String(req.route?.path ?? '')}`;
+    res.setHeader('Cache-Control', 'no-store');
+    try {
+      // Another site's page cannot sign a browser in (to the attacker's account) or set a password.
+      if (req.method === 'POST' && fromAnotherSite(deps.config, req.headers)) {
+        throw new AppError('forbidden', 'Sign-in and set-password requests are taken only from the dashboard’s own pages.');
+      }
+      await deps.limits?.consume('ip', req.ip ?? 'unknown');
+      if (req.method === 'POST') await readJson(req, res);
+      await run(req, res);
+      if (!res.headersSent) res.status(204).end();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export function sessionRoutes(deps: Deps): Router {
+  const router = Router();
+  const cookieOf = (req: Request) => sessionToken(deps.config, req.headers.cookie);
+
+  router.post(
+    '/session',
+    sessionRoute(deps, async (req, res) => {
+      const { token } = await signIn(deps, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      // A browser signing in again leaves no live session behind under the cookie it replaces.
+      await signOut(deps, cookieOf(req));
+      res.setHeader('Set-Cookie', sessionSetCookie(deps.config, token));
+    }),
+  );
+
+  // Ending a session needs no CSRF header: a forged sign-out gains nobody anything.
+  router.delete(
+    '/session',
+    sessionRoute(deps, async (req, res) => {
+      await signOut(deps, cookieOf(req));
+      res.setHeader('Set-Cookie', sessionClearCookie(deps.config));
+    }),
+  );
+
+  router.post(
+    '/session/password',
+    sessionRoute(deps, async (req) => {
+      await setPasswordWithToken(deps, req.body, cookieOf(req));
+    }),
+  );
+
+  return router;
+}
