@@ -1,7 +1,7 @@
 import type { getPublicLink } from '../domain/links/public.js';
 import { renderBrand, themeHref } from './brand.js';
 import { amountLines } from './amount.js';
-import { escapeHtml, formatRials } from './format.js';
+import { escapeHtml, formatRials, formatTomans } from './format.js';
 import { documentShell } from './shell.js';
 
 export type PublicLink = Awaited<ReturnType<typeof getPublicLink>>;
@@ -14,18 +14,23 @@ function amountBlock(link: PublicLink): string {
   if (link.amount !== null) {
     return `<section class="panel amount" aria-labelledby="amount-title">
       <h1 id="amount-title" class="panel-title">مبلغ پرداخت</h1>
-      ${amountLines(link.amount, 'IRR')}
+      ${amountLines(link.amount, link.currency)}
     </section>`;
   }
   const min = link.minAmount ?? DEFAULT_MIN;
   const max = link.maxAmount ?? DEFAULT_MAX;
+  // The payer types in the link's unit; the other one is shown live beside it (link.js).
+  const toman = link.currency === 'IRT';
+  const unit = toman ? 'تومان' : 'ریال';
+  const range = toman ? `از ${formatTomans(min)} تا ${formatTomans(max)} تومان` : `از ${formatRials(min)} تا ${formatRials(max)} ریال`;
+  const other = toman ? `معادل <span id="amount-rial">۰</span> ریال` : `معادل <span id="amount-toman">۰</span> تومان`;
   return `<section class="panel" aria-labelledby="amount-title">
       <h1 id="amount-title" class="panel-title">مبلغ پرداخت را وارد کنید</h1>
       <div class="field">
-        <label for="amount">مبلغ (ریال)</label>
-        <input id="amount" name="amount" inputmode="numeric" autocomplete="off" maxlength="20" dir="ltr" required aria-describedby="amount-hint amount-toman-line amount-error">
-        <p class="hint" id="amount-hint">از ${formatRials(min)} تا ${formatRials(max)} ریال</p>
-        <p class="amount-live" id="amount-toman-line" aria-live="polite">معادل <span id="amount-toman">۰</span> تومان</p>
+        <label for="amount">مبلغ (${unit})</label>
+        <input id="amount" name="amount" inputmode="numeric" autocomplete="off" maxlength="20" dir="ltr" required aria-describedby="amount-hint amount-other-line amount-error">
+        <p class="hint" id="amount-hint">${range}</p>
+        <p class="amount-live" id="amount-other-line" aria-live="polite">${other}</p>
         <p class="field-error" id="amount-error" hidden></p>
       </div>
     </section>`;

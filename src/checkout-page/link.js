@@ -1,4 +1,4 @@
-// Hosted payment-link page: reads the payer's amount (Persian digits welcome), shows it in toman,
+// Hosted payment-link page: reads the payer's amount in the link's unit (Persian digits welcome), shows it in the other,
 // creates the payment and sends the browser to its checkout page.
 'use strict';
 
@@ -21,6 +21,9 @@
   const min = BigInt(link.minAmount || '10000');
   const max = BigInt(link.maxAmount || '1000000000');
   const amountInput = $('amount');
+  // The payer types in the link's unit: toman (IRT, ten rials each) or rials; bounds are rials.
+  const toman = link.currency === 'IRT';
+  const perUnit = toman ? 10n : 1n;
 
   function show(el, visible) {
     el.hidden = !visible;
@@ -51,13 +54,16 @@
     return /^[0-9]{1,18}$/.test(digits) ? digits.replace(/^0+(?=\d)/, '') : null;
   }
 
-  const RANGE = 'مبلغ باید بین ' + faDigits(group3(String(min))) + ' و ' + faDigits(group3(String(max))) + ' ریال باشد.';
+  const RANGE = toman
+    ? 'مبلغ باید بین ' + tomans(String(min)) + ' و ' + tomans(String(max)) + ' تومان باشد.'
+    : 'مبلغ باید بین ' + faDigits(group3(String(min))) + ' و ' + faDigits(group3(String(max))) + ' ریال باشد.';
 
   if (amountInput) {
     amountInput.addEventListener('input', () => {
       clearErrors();
       const digits = readAmount();
-      $('amount-toman').textContent = digits ? tomans(digits) : '۰';
+      if (toman) $('amount-rial').textContent = digits ? faDigits(group3(String(BigInt(digits) * 10n))) : '۰';
+      else $('amount-toman').textContent = digits ? tomans(digits) : '۰';
     });
   }
 
@@ -83,8 +89,10 @@
     const body = {};
     if (amountInput) {
       const digits = readAmount();
-      if (!digits || BigInt(digits) < min || BigInt(digits) > max) return fieldError('amount', RANGE);
+      const rials = digits ? BigInt(digits) * perUnit : null;
+      if (rials === null || rials < min || rials > max) return fieldError('amount', RANGE);
       body.amount = digits;
+      if (toman) body.currency = 'IRT';
     }
     const phone = latin($('payerPhone').value);
     if (phone) body.payerPhone = phone;

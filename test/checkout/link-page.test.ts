@@ -94,6 +94,41 @@ describe('payment-link page in a browser', () => {
   });
 });
 
+describe('a link in toman (currency IRT)', () => {
+  it('takes its amounts in toman, stores rials, and asks the payer in toman with rials beside', async () => {
+    // Given a link whose merchant works in toman: 2,000..50,000 toman
+    const { shop, slug } = await shopWithLink({ currency: 'IRT', minAmount: 2_000, maxAmount: 50_000 });
+    const pub = await request(app.baseUrl, 'GET', `/v1/links/${slug}`);
+    expect(pub.body).toMatchObject({ minAmount: '20000', maxAmount: '500000', currency: 'IRT' });
+
+    // When the payer types 12,000 (toman) on the page
+    const page = await openPhone(`/l/${slug}`);
+    expect(await page.locator('label[for="amount"]').textContent()).toBe('مبلغ (تومان)');
+    expect(await page.locator('#amount-hint').textContent()).toBe(`از ${faNumber(2_000)} تا ${faNumber(50_000)} تومان`);
+    await page.locator('#amount').fill('۱۲۰۰۰');
+    expect(await page.locator('#amount-rial').textContent()).toBe(faNumber(120_000));
+    await page.locator('#pay-submit').click();
+
+    // Then the payment asks for 120,000 rials and remembers the payer's unit
+    const payment = await paymentOf(shop.apiKey, page);
+    expect(payment).toMatchObject({ amountRequested: '120000', currency: 'IRT' });
+    await page.context().close();
+
+    // And a fixed toman link shows toman first
+    const fixed = await shopWithLink({ currency: 'IRT', amount: 5_000 });
+    const page2 = await openPhone(`/l/${fixed.slug}`);
+    expect(await page2.locator('.amount-main').textContent()).toContain(faNumber(5_000));
+    expect(await page2.locator('.amount-main').textContent()).toContain('تومان');
+    await page2.context().close();
+  });
+
+  it('refuses a toman amount that is out of range once in rials, naming it', async () => {
+    const shop = await makeShop(app);
+    const res = await gqlOk(app.baseUrl, `mutation($input: CreatePaymentLinkInput!) { createPaymentLink(input: $input) { amount currency } }`, { input: { projectId: shop.projectId, slug: `t-${Date.now()}`, title: 'x', currency: 'IRT', amount: 900 } }, shop.merchantKey).catch((e: Error) => e.message);
+    expect(String(res)).toMatch(/amount.*must be between 1000 and 100000000 toman/);
+  });
+});
+
 describe('payment-link page over plain HTTP', () => {
   it('is a Persian page under the strict CSP, with the favicon', async () => {
     const { slug } = await shopWithLink({ amount: 50_000 });

@@ -16,8 +16,9 @@ describe('operations endpoints', () => {
     expect(Object.keys(res.body.paths).sort()).toEqual([
       '/checkout/{token}', '/checkout/{token}/cancel', '/checkout/{token}/report', '/device/heartbeat',
       '/device/hooks/{secret}', '/device/hooks/{secret}/batch', '/device/hooks/{secret}/heartbeat', '/device/messages', '/device/messages/batch',
-      '/links/{slug}', '/links/{slug}/payments', '/payments', '/payments/{id}', '/payments/{id}/reject', '/payments/{id}/verify', '/sandbox/deposits',
-      '/session', '/session/password',
+      '/exports/bank-messages', '/exports/ledger', '/exports/payments',
+      '/links/{slug}', '/links/{slug}/payments', '/payments', '/payments/{id}', '/payments/{id}/refunds', '/payments/{id}/reject', '/payments/{id}/verify',
+      '/sandbox/deposits', '/session', '/session/password',
     ]);
     const create = res.body.paths['/payments'].post.requestBody.content['application/json'].schema;
     expect(create.properties.description).toEqual({ anyOf: [{ type: 'string', maxLength: 300 }, { type: 'null' }] });

@@ -7,7 +7,8 @@ import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { checkCallbackUrl } from '../projects/callback-url.js';
 import { findOwnedProject } from '../projects/projects.js';
-import { amountSchema, parseInput, uuidSchema } from '../validation.js';
+import { parseInput, uuidSchema } from '../validation.js';
+import { currencySchema, rangeRefusal, toRials, wholeAmountSchema } from '../banking/currency.js';
 
 const createLinkInput = z
   .object({
@@ -15,12 +16,23 @@ const createLinkInput = z
     slug: z.string().regex(/^[a-z0-9-]{3,64}$/, 'must be 3..64 characters of a-z, 0-9 and -'),
     title: z.string().trim().min(1).max(200),
     description: z.string().trim().max(300).nullish(),
-    amount: amountSchema.nullish(),
-    minAmount: amountSchema.nullish(),
-    maxAmount: amountSchema.nullish(),
+    /** The unit of `amount`, `minAmount` and `maxAmount` (IRR by default, IRT = toman), and the one its page shows first. */
+    currency: currencySchema.nullish().transform((c) => c ?? 'IRR'),
+    amount: wholeAmountSchema.nullish(),
+    minAmount: wholeAmountSchema.nullish(),
+    maxAmount: wholeAmountSchema.nullish(),
     callbackUrl: z.string().max(2048).nullish(),
   })
+  .transform((d) => {
+    const rials = (a: bigint | null | undefined) => (a == null ? a : toRials(a, d.currency));
+    return { ...d, amount: rials(d.amount), minAmount: rials(d.minAmount), maxAmount: rials(d.maxAmount) };
+  })
   .superRefine((d, ctx) => {
+    for (const field of ['amount', 'minAmount', 'maxAmount'] as const) {
+      const value = d[field];
+      const refusal = value == null ? null : rangeRefusal(value, d.currency);
+      if (refusal) ctx.addIssue({ code: 'custom', path: [field], message: refusal });
+    }
     if (d.amount != null && (d.minAmount != null || d.maxAmount != null)) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'a fixed amount excludes minAmount and maxAmount' });
     }
@@ -29,7 +41,7 @@ const createLinkInput = z
     }
   });
 
-const LINK_FIELDS = ['slug', 'title', 'description', 'amount', 'minAmount', 'maxAmount', 'callbackUrl'] as const;
+const LINK_FIELDS = ['slug', 'title', 'description', 'currency', 'amount', 'minAmount', 'maxAmount', 'callbackUrl'] as const;
 
 /** Merchant: a public payment link; slugs are unique across all projects. */
 export async function createPaymentLink(deps: Deps, actor: Actor, input: unknown) {
@@ -48,6 +60,7 @@ export async function createPaymentLink(deps: Deps, actor: Actor, input: unknown
             slug: data.slug,
             title: data.title,
             description: data.description ?? null,
+            currency: data.currency,
             amount: data.amount ?? null,
             minAmount: data.minAmount ?? null,
             maxAmount: data.maxAmount ?? null,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
-import { checkAmountRange, currencySchema, rangeRefusal, toRials, wholeAmountSchema } from '../banking/currency.js';
+import { checkAmountRange, currencySchema, rangeRefusal, toRials, wholeAmountSchema, type Currency } from '../banking/currency.js';
 import { createPaymentFor } from '../payments/create-payment.js';
 import { linkClientKey } from './client-cap.js';
 import { checkoutUrl } from '../payments/record.js';
@@ -32,6 +32,8 @@ export async function getPublicLink(deps: Deps, slug: string) {
     amount: link.amount?.toString() ?? null,
     minAmount: link.minAmount?.toString() ?? null,
     maxAmount: link.maxAmount?.toString() ?? null,
+    /** The unit the merchant chose: the page asks for and shows the amount in it first. */
+    currency: link.currency as Currency,
     project: { displayName: link.project.displayName ?? link.project.name, logoUrl: link.project.logoUrl, color: link.project.color },
   };
 }

@@ -86,6 +86,7 @@ const PublicPaymentLink = builder.objectRef<PublicLink>('PublicPaymentLink').imp
     amount: t.field({ description: 'The fixed amount in rials; null when the payer chooses.', type: 'Amount', nullable: true, resolve: (l) => l.amount }),
     minAmount: t.field({ description: 'The smallest amount the payer may choose.', type: 'Amount', nullable: true, resolve: (l) => l.minAmount }),
     maxAmount: t.field({ description: 'The largest amount the payer may choose.', type: 'Amount', nullable: true, resolve: (l) => l.maxAmount }),
+    currency: t.field({ description: 'The unit the merchant chose for the link: its page asks for and shows amounts in it first (amounts here are rials).', type: Currency, resolve: (l) => l.currency }),
     project: t.field({ description: 'The merchant’s branding.', type: PublicLinkProject, resolve: (l) => l.project }),
   }),
 });

@@ -1,6 +1,7 @@
 import { createPaymentLink } from '../../domain/links/links.js';
 import { builder } from '../builder.js';
 import { NodeRef } from './node.js';
+import { Currency } from './payment.js';
 
 builder.prismaObject('PaymentLink', {
   description: 'A reusable page (/l/{slug}) where payers start payments themselves.',
@@ -14,6 +15,7 @@ builder.prismaObject('PaymentLink', {
     amount: t.expose('amount', { type: 'Amount', nullable: true, description: 'Fixed amount; null when the payer chooses.' }),
     minAmount: t.expose('minAmount', { description: 'The smallest amount a payer may choose.', type: 'Amount', nullable: true }),
     maxAmount: t.expose('maxAmount', { description: 'The largest amount a payer may choose.', type: 'Amount', nullable: true }),
+    currency: t.field({ description: 'The unit its amounts were sent in (they are returned in rials); its page shows it first.', type: Currency, select: { currency: true }, resolve: (l) => l.currency as 'IRR' | 'IRT' }),
     callbackUrl: t.exposeString('callbackUrl', { description: 'Where payers go afterwards; null ends on a receipt.', nullable: true }),
     active: t.exposeBoolean('active', { description: 'False hides the link (404).' }),
     createdAt: t.expose('createdAt', { description: 'When the link was created.', type: 'DateTime' }),
@@ -27,9 +29,10 @@ const CreatePaymentLinkInput = builder.inputType('CreatePaymentLinkInput', {
     slug: t.string({ required: true, description: '[a-z0-9-]{3,64}, unique across all projects.' }),
     title: t.string({ description: 'The title payers see.', required: true }),
     description: t.string({ description: 'A description payers see.' }),
-    amount: t.field({ type: 'Amount', description: 'A fixed amount; omit to let the payer choose within minAmount..maxAmount.' }),
-    minAmount: t.field({ description: 'The smallest amount a payer may choose (without a fixed amount).', type: 'Amount' }),
-    maxAmount: t.field({ description: 'The largest amount a payer may choose.', type: 'Amount' }),
+    currency: t.field({ type: Currency, description: 'The unit of amount, minAmount and maxAmount: IRR (rials, the default) or IRT (toman, stored × 10). The link page asks for and shows amounts in it first.' }),
+    amount: t.field({ type: 'Amount', description: 'A fixed amount (in currency); omit to let the payer choose within minAmount..maxAmount.' }),
+    minAmount: t.field({ description: 'The smallest amount a payer may choose (without a fixed amount), in currency.', type: 'Amount' }),
+    maxAmount: t.field({ description: 'The largest amount a payer may choose, in currency.', type: 'Amount' }),
     callbackUrl: t.string({ description: 'Where the payer goes afterwards; without one the page ends on a receipt.' }),
   }),
 });
