@@ -61,10 +61,13 @@ describe('round trips per request', () => {
   it('get, verify and list are one statement each; GraphQL payment(id) too', async () => {
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 180_000 })).body;
     await warm();
-    expect(await statementsOf(() => request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey }))).toEqual(['payment-by-id']);
-    expect(await statementsOf(() => request(app.baseUrl, 'POST', `/v1/payments/${p.id}/verify`, { token: shop.apiKey }))).toEqual(['payment-verify']);
-    expect(await statementsOf(() => request(app.baseUrl, 'GET', '/v1/payments?pageSize=20&status=pending', { token: shop.apiKey }))).toEqual(['payments-list']);
-    expect(await statementsOf(() => gqlOk(app.baseUrl, 'query($id: ID!) { payment(id: $id) { id status metadata checkoutUrl } }', { id: p.id }, shop.apiKey))).toEqual(['payment-by-id']);
+    // The request's own statements; a credential lookup, when the half-second auth cache expired
+    // between two requests on a loaded machine, is the next test's subject, not this one's.
+    const own = async (run: () => Promise<unknown>) => (await statementsOf(run)).filter((n) => !n.startsWith('auth-'));
+    expect(await own(() => request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey }))).toEqual(['payment-by-id']);
+    expect(await own(() => request(app.baseUrl, 'POST', `/v1/payments/${p.id}/verify`, { token: shop.apiKey }))).toEqual(['payment-verify']);
+    expect(await own(() => request(app.baseUrl, 'GET', '/v1/payments?pageSize=20&status=pending', { token: shop.apiKey }))).toEqual(['payments-list']);
+    expect(await own(() => gqlOk(app.baseUrl, 'query($id: ID!) { payment(id: $id) { id status metadata checkoutUrl } }', { id: p.id }, shop.apiKey))).toEqual(['payment-by-id']);
   });
 
   it('the public checkout view is one statement (payment, project, card and link joined)', async () => {

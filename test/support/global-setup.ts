@@ -7,7 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { jobDefinitions } from '../../jobs/index.js';
 import { ensureDatabase, freePort, startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
-import { hasPgBouncer, PGBOUNCER, startPgBouncer } from './pgbouncer.js';
+import { hasPgBouncer, PGBOUNCER, startPgBouncer, type PgBouncer } from './pgbouncer.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -44,14 +44,21 @@ export default async function setup(project: TestProject) {
     stopServer = server.stop;
   }
   const templateDb = `gw_template_${process.pid}`;
-  const templateUrl = await ensureDatabase(serverUrl, templateDb);
-  await migrate(templateUrl);
-  const boss = new PgBoss({ connectionString: templateUrl, supervise: false, schedule: false });
-  await boss.start();
-  for (const def of jobDefinitions) await boss.createQueue(def.name, { ...def.options, notify: true });
-  await boss.stop({ graceful: false, close: true });
-
-  const bouncer = pooler ? await startPgBouncer({ serverUrl, poolSize: POOLER_POOL_SIZE }) : null;
+  let bouncer: PgBouncer | null = null;
+  try {
+    const templateUrl = await ensureDatabase(serverUrl, templateDb);
+    await migrate(templateUrl);
+    const boss = new PgBoss({ connectionString: templateUrl, supervise: false, schedule: false });
+    await boss.start();
+    for (const def of jobDefinitions) await boss.createQueue(def.name, { ...def.options, notify: true });
+    await boss.stop({ graceful: false, close: true });
+    bouncer = pooler ? await startPgBouncer({ serverUrl, poolSize: POOLER_POOL_SIZE }) : null;
+  } catch (err) {
+    // No teardown runs after a failed setup: the servers it started must not outlive it.
+    await stopServer().catch(() => undefined);
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    throw err;
+  }
 
   project.provide('pgServerUrl', serverUrl);
   project.provide('templateDb', templateDb);
