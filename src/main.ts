@@ -2,7 +2,8 @@ import { createServer } from 'node:net';
 import { ConfigError, loadConfig } from './config.js';
 import { isUniqueViolation } from './db/errors.js';
 import { openDatabase } from './db/open.js';
-import { DEMO_LINK_SLUG, ensureDemo } from './domain/demo/demo.js';
+import { DEMO_LINK_SLUG } from './domain/demo/demo.js';
+import { startDemo } from './flows/demo-activity.js';
 import { createPayment } from './domain/payments/create-payment.js';
 import { checkoutUrl } from './domain/payments/record.js';
 import type { Deps } from './domain/deps.js';
@@ -24,7 +25,7 @@ async function announceDemo(deps: Deps, baseUrl: string) {
     return;
   }
   try {
-    const demo = await ensureDemo(deps);
+    const demo = await startDemo(deps);
     const demoPayment = await createPayment(
       deps,
       { kind: 'project', projectId: demo.projectId, merchantId: demo.merchantId, sandbox: true, keyId: 'demo-seed' },

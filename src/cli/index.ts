@@ -30,8 +30,10 @@ program
   .description('Show the demo sandbox ids and re-issue its keys and owner password (the old ones are revoked)')
   .option('--json', 'print one JSON object')
   .action(async () => {
+    // The demo's activity (payments in every state) is seeded by `npm start`, which runs the job
+    // queue its payments need; the CLI only makes the rows and keys.
     const demo = await withDeps((deps) => ensureDemo(deps, operatorActor));
-    const { created: _created, ...ids } = demo;
+    const { created: _created, apiKeyId: _keyId, ...ids } = demo;
     print(ids, [
       `Demo merchant ${demo.merchantId}, sandbox project ${demo.projectId}, card ${demo.cardId}, link "${demo.linkSlug}"`,
       `  merchant key: ${demo.merchantKey}`,

@@ -37,23 +37,23 @@ async function createDemoRows(tx: Tx, merchantId: string) {
  * the embedded default; asked for again (CLI `demo`), its keys and the owner's password are
  * re-issued and the old ones revoked, since they are stored hashed and cannot be shown twice.
  */
-export async function ensureDemo(deps: Deps, actor: Actor = operatorActor): Promise<DemoIds & { created: boolean }> {
+export async function ensureDemo(deps: Deps, actor: Actor = operatorActor): Promise<DemoIds & { created: boolean; apiKeyId: string }> {
   const demo = await ensureDemoKeys(deps, actor);
   const owner = await resetDemoOwner(deps, demo.merchantId);
   return { ...demo, ownerEmail: owner.email, ownerPassword: owner.password };
 }
 
-async function ensureDemoKeys(deps: Deps, actor: Actor): Promise<Omit<DemoIds, 'ownerEmail' | 'ownerPassword'> & { created: boolean }> {
+async function ensureDemoKeys(deps: Deps, actor: Actor): Promise<Omit<DemoIds, 'ownerEmail' | 'ownerPassword'> & { created: boolean; apiKeyId: string }> {
   requireActor(actor, 'operator');
   const existing = await deps.prisma.merchant.findFirst({ where: { demo: true } });
   if (!existing) {
     const { merchant, merchantKey } = await createMerchant(deps, actor, { name: 'Demo merchant', demo: true });
     const ids = await deps.prisma.$transaction(async (tx) => {
       const { project, card } = await createDemoRows(tx, merchant.id);
-      const { secret } = await issueProjectKey(tx, project);
-      return { projectId: project.id, cardId: card.id, apiKey: secret };
+      const { secret, apiKey } = await issueProjectKey(tx, project);
+      return { projectId: project.id, cardId: card.id, apiKey: secret, keyId: apiKey.id };
     });
-    return { merchantId: merchant.id, merchantKey, linkSlug: DEMO_LINK_SLUG, created: true, ...ids };
+    return { merchantId: merchant.id, merchantKey, linkSlug: DEMO_LINK_SLUG, created: true, projectId: ids.projectId, cardId: ids.cardId, apiKey: ids.apiKey, apiKeyId: ids.keyId };
   }
   return deps.prisma.$transaction(async (tx) => {
     const now = new Date();
@@ -64,7 +64,7 @@ async function ensureDemoKeys(deps: Deps, actor: Actor): Promise<Omit<DemoIds, '
     await tx.apiKey.updateMany({ where: { projectId: project.id, revokedAt: null }, data: { revokedAt: now } });
     const card = await tx.card.findFirstOrThrow({ where: { projectId: project.id }, orderBy: { createdAt: 'asc' } });
     const merchantKey = await issueMerchantKey(tx, existing.id);
-    const { secret } = await issueProjectKey(tx, project);
-    return { merchantId: existing.id, projectId: project.id, cardId: card.id, linkSlug: DEMO_LINK_SLUG, merchantKey, apiKey: secret, created: false };
+    const { secret, apiKey } = await issueProjectKey(tx, project);
+    return { merchantId: existing.id, projectId: project.id, cardId: card.id, linkSlug: DEMO_LINK_SLUG, merchantKey, apiKey: secret, apiKeyId: apiKey.id, created: false };
   });
 }

@@ -1,0 +1,34 @@
+import { Client, cacheExchange, fetchExchange, mapExchange, type CombinedError } from '@urql/core';
+
+/**
+ * The dashboard talks to the public GraphQL API like any merchant frontend: same origin, the
+ * session cookie (HttpOnly, SameSite=Strict) and the CSRF header Yoga asks of cookie requests.
+ * Subscriptions ride the same fetch as server-sent events, so they carry the cookie and the header
+ * too and need nothing beyond `connect-src 'self'`.
+ */
+export const CSRF_HEADER = { 'x-graphql-yoga-csrf': '1' } as const;
+
+export function isUnauthorized(error: CombinedError): boolean {
+  if (error.response && (error.response as Response).status === 401) return true;
+  return error.graphQLErrors.some((e) => e.extensions?.code === 'unauthorized');
+}
+
+export function createClient(onUnauthorized: () => void): Client {
+  return new Client({
+    url: '/graphql',
+    fetchSubscriptions: true,
+    // POST, so no query text or variables land in URLs (access logs, proxies).
+    preferGetMethod: false,
+    requestPolicy: 'cache-and-network',
+    fetchOptions: { credentials: 'same-origin', headers: { ...CSRF_HEADER } },
+    exchanges: [
+      mapExchange({
+        onError(error) {
+          if (isUnauthorized(error)) onUnauthorized();
+        },
+      }),
+      cacheExchange,
+      fetchExchange,
+    ],
+  });
+}

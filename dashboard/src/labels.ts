@@ -1,0 +1,72 @@
+/** Persian words for the API's codes. */
+
+export const PAYMENT_STATUS: Record<string, string> = {
+  pending: 'در انتظار',
+  confirmed: 'تأیید شده',
+  expired: 'منقضی',
+  canceled: 'لغو شده',
+  rejected: 'رد شده',
+};
+
+export const MESSAGE_STATUS: Record<string, string> = {
+  needs_review: 'نیازمند بررسی',
+  unmatched: 'بدون پرداخت',
+  matched: 'تطبیق‌یافته',
+  dismissed: 'کنار گذاشته',
+  refunded: 'بازپرداخت‌شده',
+  duplicate: 'تکراری',
+  ignored: 'نادیده',
+  received: 'دریافت‌شده',
+  unparsed: 'خوانده‌نشده',
+};
+
+export const REVIEW_REASON: Record<string, string> = {
+  amount_without_code: 'مبلغ بدون کد یکتا واریز شده',
+  ambiguous_deposit: 'واریز با چند پرداخت جور است',
+  unknown_sender: 'فرستندهٔ پیامک ناشناس است',
+  balance_mismatch: 'ماندهٔ حساب با واریز نمی‌خواند',
+  bank_mismatch: 'بانک پیامک با کارت نمی‌خواند',
+  unrecognized_format: 'قالب پیامک ناشناخته است',
+  payer_reported_no_deposit: 'پرداخت‌کننده واریز را گزارش داده ولی پیامکی نیامده',
+};
+
+export const CANDIDATE_REASON: Record<string, string> = {
+  exact: 'همان مبلغ نهایی',
+  base_amount: 'مبلغ بدون کد',
+  unit_slip: 'اشتباه تومان و ریال',
+  near_amount: 'مبلغ نزدیک',
+};
+
+export const DELIVERY_STATUS: Record<string, string> = {
+  pending: 'در صف',
+  succeeded: 'رسید',
+  failed: 'ناموفق',
+};
+
+export const EVENT_TYPE: Record<string, string> = {
+  'payment.confirmed': 'تأیید پرداخت',
+  'payment.expired': 'انقضای پرداخت',
+  'payment.rejected': 'رد پرداخت',
+  'payment.canceled': 'لغو پرداخت',
+  'payment.refunded': 'ثبت بازپرداخت',
+  'payment.review_required': 'نیاز به بررسی',
+  'device.offline': 'قطع گوشی',
+  'device.online': 'وصل شدن گوشی',
+};
+
+export const ACTOR_KIND: Record<string, string> = {
+  merchant_key: 'کلید پذیرنده',
+  project_key: 'کلید پروژه',
+  user: 'کاربر',
+  operator: 'اپراتور',
+  system: 'سامانه',
+};
+
+export const LEDGER_KIND: Record<string, string> = {
+  topup: 'افزایش اعتبار',
+  fee: 'کارمزد',
+  adjustment: 'اصلاح',
+};
+
+export const label = (table: Record<string, string>, code: string | null | undefined): string =>
+  code == null ? '—' : (table[code] ?? code);

@@ -1,0 +1,248 @@
+import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useQuery } from 'urql';
+import { PaymentRowFragment, type PaymentRowData } from '../fragments.js';
+import { graphql } from '../graphql.js';
+import { faNumber } from '../format.js';
+import { dayRange, formatJalali, parseJalali } from '../jalali.js';
+import { PAYMENT_STATUS } from '../labels.js';
+import { usePaymentEvents } from '../live.js';
+import { href, navigate, useLocation, useTitle } from '../router.js';
+import { Empty, ErrorNote, Loading, PageTitle } from '../ui/common.js';
+import { PaymentRow } from '../ui/payment-row.js';
+import { useProjects } from '../projects.js';
+
+const Payments = graphql(
+  `
+    query DashboardPayments(
+      $after: String
+      $projectId: ID
+      $status: PaymentStatus
+      $reviewRequired: Boolean
+      $reported: Boolean
+      $orderId: String
+      $from: DateTime
+      $to: DateTime
+    ) {
+      payments(
+        first: 20
+        after: $after
+        projectId: $projectId
+        status: $status
+        reviewRequired: $reviewRequired
+        reported: $reported
+        orderId: $orderId
+        from: $from
+        to: $to
+      ) {
+        totalCount
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+        edges {
+          node {
+            ...PaymentRow
+          }
+        }
+      }
+    }
+  `,
+  [PaymentRowFragment],
+);
+
+type Status = 'pending' | 'confirmed' | 'expired' | 'canceled' | 'rejected';
+const STATUSES = Object.keys(PAYMENT_STATUS) as Status[];
+
+type Filters = {
+  projectId?: string;
+  status?: Status;
+  reviewRequired?: boolean;
+  reported?: boolean;
+  orderId?: string;
+  from?: string;
+  to?: string;
+};
+
+/** The filters live in the URL (bookmarkable): project, status, review, reported, from, to, order. */
+function readFilters(query: URLSearchParams): { filters: Filters; invalid: string | null } {
+  const filters: Filters = {};
+  const project = query.get('project');
+  if (project) filters.projectId = project;
+  const status = query.get('status');
+  if (status && (STATUSES as string[]).includes(status)) filters.status = status as Status;
+  const review = query.get('review');
+  if (review === 'yes' || review === 'no') filters.reviewRequired = review === 'yes';
+  if (query.get('reported') === 'yes') filters.reported = true;
+  const order = query.get('order');
+  if (order) filters.orderId = order;
+  const from = query.get('from') ? parseJalali(query.get('from') ?? '') : null;
+  const to = query.get('to') ? parseJalali(query.get('to') ?? '') : null;
+  if ((query.get('from') && !from) || (query.get('to') && !to)) return { filters, invalid: 'تاریخ را به شکل ۱۴۰۵/۰۹/۰۴ بنویسید.' };
+  if (from) filters.from = dayRange(from).from;
+  if (to) filters.to = dayRange(to).to;
+  return { filters, invalid: null };
+}
+
+function FilterForm({ query }: { query: URLSearchParams }) {
+  const projects = useProjects();
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const value = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    const date = (name: string) => {
+      const parsed = value(name) ? parseJalali(value(name) ?? '') : null;
+      return parsed ? formatJalali(parsed) : value(name);
+    };
+    navigate(
+      href('/payments', {
+        project: value('project'),
+        status: value('status'),
+        review: value('review'),
+        reported: form.get('reported') ? 'yes' : undefined,
+        order: value('order'),
+        from: date('from'),
+        to: date('to'),
+      }),
+    );
+  };
+  return (
+    <form className="panel filters" onSubmit={submit} key={query.toString()} aria-label="پالایش پرداخت‌ها">
+      <div className="field">
+        <label htmlFor="f-project">پروژه</label>
+        <select id="f-project" name="project" defaultValue={query.get('project') ?? ''}>
+          <option value="">همه</option>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+              {p.sandbox ? ' (آزمایشی)' : ''}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="f-status">وضعیت</label>
+        <select id="f-status" name="status" defaultValue={query.get('status') ?? ''}>
+          <option value="">همه</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {PAYMENT_STATUS[s]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="f-review">بررسی</label>
+        <select id="f-review" name="review" defaultValue={query.get('review') ?? ''}>
+          <option value="">همه</option>
+          <option value="yes">نیازمند بررسی</option>
+          <option value="no">بدون نیاز به بررسی</option>
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="f-from">از تاریخ</label>
+        <input id="f-from" name="from" inputMode="numeric" placeholder="۱۴۰۵/۰۹/۰۱" defaultValue={query.get('from') ?? ''} />
+      </div>
+      <div className="field">
+        <label htmlFor="f-to">تا تاریخ</label>
+        <input id="f-to" name="to" inputMode="numeric" placeholder="۱۴۰۵/۰۹/۳۰" defaultValue={query.get('to') ?? ''} />
+      </div>
+      <div className="field">
+        <label htmlFor="f-order">شناسهٔ سفارش</label>
+        <input id="f-order" name="order" dir="ltr" defaultValue={query.get('order') ?? ''} />
+      </div>
+      <div className="field check">
+        <input id="f-reported" name="reported" type="checkbox" defaultChecked={query.get('reported') === 'yes'} />
+        <label htmlFor="f-reported">پرداخت‌کننده گزارش داده و تأیید نشده</label>
+      </div>
+      <div className="field buttons">
+        <button type="submit">نمایش</button>
+        <button type="button" className="secondary" onClick={() => navigate(href('/payments'))}>
+          پاک کردن
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type PageProps = {
+  filters: Filters;
+  after: string | null;
+  live: Map<string, PaymentRowData>;
+  seen: Set<string>;
+  onMore: (cursor: string) => void;
+  isLast: boolean;
+  refreshKey: number;
+};
+
+/** One page of 50; the last page offers the next one. */
+function ResultPage({ filters, after, live, seen, onMore, isLast, refreshKey }: PageProps) {
+  const variables = useMemo(() => ({ ...filters, after }), [filters, after]);
+  const context = useMemo(() => ({ refreshKey }), [refreshKey]);
+  const [result] = useQuery({ query: Payments, variables, context, requestPolicy: refreshKey ? 'network-only' : 'cache-and-network' });
+  const data = result.data?.payments;
+  if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
+  for (const edge of data.edges) seen.add(edge.node.id);
+  return (
+    <>
+      {after === null && (
+        <p className="muted" id="payments-total">
+          {faNumber(data.totalCount)} پرداخت
+        </p>
+      )}
+      {after === null && data.edges.length === 0 && <Empty>پرداختی با این پالایه نیست.</Empty>}
+      <ul className="rows" aria-label="پرداخت‌ها">
+        {data.edges.map(({ node }) => (
+          <PaymentRow key={node.id} payment={live.get(node.id) ?? node} />
+        ))}
+      </ul>
+      {isLast && data.pageInfo.hasNextPage && data.pageInfo.endCursor && (
+        <button type="button" className="secondary more" onClick={() => onMore(data.pageInfo.endCursor ?? '')}>
+          پرداخت‌های بیشتر
+        </button>
+      )}
+    </>
+  );
+}
+
+export function PaymentsPage() {
+  useTitle('پرداخت‌ها');
+  const { query } = useLocation();
+  const key = query.toString();
+  const { filters, invalid } = useMemo(() => readFilters(new URLSearchParams(key)), [key]);
+  const [cursors, setCursors] = useState<{ key: string; list: (string | null)[] }>({ key, list: [null] });
+  const pages = cursors.key === key ? cursors.list : [null];
+  const [live, setLive] = useState(() => new Map<string, PaymentRowData>());
+  const [refreshKey, setRefreshKey] = useState(0);
+  const seen = useRef(new Set<string>()).current;
+  usePaymentEvents(
+    useCallback(
+      (event) => {
+        if (!event) return setRefreshKey((n) => n + 1);
+        setLive((prev) => new Map(prev).set(event.payment.id, event.payment));
+        // A payment not on screen may belong on the first page now: ask for it again.
+        if (!seen.has(event.payment.id)) setRefreshKey((n) => n + 1);
+      },
+      [seen],
+    ),
+  );
+  return (
+    <>
+      <PageTitle>پرداخت‌ها</PageTitle>
+      <FilterForm query={query} />
+      <ErrorNote text={invalid} />
+      {!invalid &&
+        pages.map((after, i) => (
+          <ResultPage
+            key={after ?? 'first'}
+            filters={filters}
+            after={after}
+            live={live}
+            seen={seen}
+            isLast={i === pages.length - 1}
+            refreshKey={i === 0 ? refreshKey : 0}
+            onMore={(cursor) => setCursors({ key, list: [...pages, cursor] })}
+          />
+        ))}
+    </>
+  );
+}

@@ -1,0 +1,225 @@
+import { useQuery } from 'urql';
+import { BankMessageFragment, PaymentRowFragment, type BankMessageData, type PaymentRowData } from '../fragments.js';
+import { graphql } from '../graphql.js';
+import { faNumber } from '../format.js';
+import { CANDIDATE_REASON, REVIEW_REASON, label } from '../labels.js';
+import { usePaymentEvents } from '../live.js';
+import { BASE, Link, useTitle } from '../router.js';
+import { Amount } from '../unit.js';
+import { AttachForm, ConfirmForm, DismissForm, RefundForm, RejectForm } from '../ui/actions.js';
+import { DateTime, Empty, ErrorNote, Loading, PageTitle, PaymentStatusBadge, Section } from '../ui/common.js';
+import { MessageEvidence, type EvidenceData } from '../ui/message-card.js';
+
+/**
+ * Everything waiting for the merchant's decision: deposits first (money that came in), then
+ * payments. Three queries, each within the server's cost limit; candidates carry only what a
+ * decision needs.
+ */
+const Deposits = graphql(
+  `
+    query DashboardReviewDeposits($status: BankMessageStatus!) {
+      bankMessages(status: $status, first: 10) {
+        pageInfo {
+          hasNextPage
+        }
+        edges {
+          node {
+            ...BankMessageCard
+            candidates {
+              reason
+              payment {
+                id
+                orderId
+                status
+                amountFinal
+                amountRequested
+                createdAt
+              }
+            }
+          }
+        }
+      }
+    }
+  `,
+  [BankMessageFragment],
+);
+
+const FlaggedPayments = graphql(
+  `
+    query DashboardReviewPayments {
+      payments(reviewRequired: true, first: 10) {
+        totalCount
+        edges {
+          node {
+            ...PaymentRow
+            candidateMessages {
+              reason
+              bankMessage {
+                id
+                status
+                amount
+                body
+                sender
+                bankTime
+                receivedAt
+                reviewReason
+                simulated
+              }
+            }
+          }
+        }
+      }
+    }
+  `,
+  [PaymentRowFragment],
+);
+
+type CandidateData = { id: string; orderId: string | null; status: string; amountFinal: string; amountRequested: string; createdAt: string };
+type Deposit = BankMessageData & { candidates: { reason: string; payment: CandidateData }[] };
+type FlaggedPayment = PaymentRowData & { candidateMessages: { reason: string; bankMessage: EvidenceData }[] };
+function CandidatePayment({ messageId, reason, payment }: { messageId: string; reason: string; payment: CandidateData }) {
+  return (
+    <li className="candidate" data-candidate-payment-id={payment.id}>
+      <div className="row-main">
+        <Link to={`${BASE}/payments/${payment.id}`}>{payment.orderId ? `سفارش ${payment.orderId}` : `پرداخت ${payment.id.slice(0, 8)}`}</Link>
+        <PaymentStatusBadge status={payment.status} />
+        <span className="tag">{label(CANDIDATE_REASON, reason)}</span>
+      </div>
+      <div className="row-meta">
+        <span>
+          مبلغ نهایی <Amount rials={payment.amountFinal} />
+        </span>
+        <DateTime iso={payment.createdAt} />
+      </div>
+      <AttachForm messageId={messageId} paymentId={payment.id} label="وصل کردن به این پرداخت" />
+    </li>
+  );
+}
+
+function DepositItem({ message }: { message: Deposit }) {
+  return (
+    <li className="row review-item" data-bank-message-id={message.id} data-status={message.status}>
+      {message.reviewReason && <p className="row-flag">{label(REVIEW_REASON, message.reviewReason)}</p>}
+      <MessageEvidence message={message} />
+      <h3>پرداخت‌های احتمالی</h3>
+      {message.candidates.length === 0 ? (
+        <Empty>پرداختی با این واریز جور نیست.</Empty>
+      ) : (
+        <ul className="candidates">
+          {message.candidates.map((c) => (
+            <CandidatePayment key={c.payment.id} messageId={message.id} reason={c.reason} payment={c.payment} />
+          ))}
+        </ul>
+      )}
+      <details>
+        <summary>بازپرداخت این واریز به واریزکننده</summary>
+        <RefundForm messageId={message.id} />
+      </details>
+      <details>
+        <summary>کنار گذاشتن</summary>
+        <DismissForm messageId={message.id} />
+      </details>
+    </li>
+  );
+}
+
+function PaymentItem({ payment }: { payment: FlaggedPayment }) {
+  return (
+    <li className="row review-item" data-payment-id={payment.id} data-status={payment.status}>
+      <div className="row-main">
+        <Link to={`${BASE}/payments/${payment.id}`} className="row-title">
+          {payment.orderId ? `سفارش ${payment.orderId}` : `پرداخت ${payment.id.slice(0, 8)}`}
+        </Link>
+        <PaymentStatusBadge status={payment.status} />
+      </div>
+      <p className="row-flag">{label(REVIEW_REASON, payment.reviewReason)}</p>
+      <div className="row-meta">
+        <span>
+          مبلغ نهایی <Amount rials={payment.amountFinal} />
+        </span>
+        <DateTime iso={payment.createdAt} />
+      </div>
+      <h3>واریزهای احتمالی</h3>
+      {payment.candidateMessages.length === 0 ? (
+        <Empty>واریز بی‌صاحبی با این پرداخت جور نیست.</Empty>
+      ) : (
+        <ul className="candidates">
+          {payment.candidateMessages.map((c) => (
+            <li key={c.bankMessage.id} className="candidate" data-candidate-bank-message-id={c.bankMessage.id}>
+              <span className="tag">{label(CANDIDATE_REASON, c.reason)}</span>
+              <MessageEvidence message={c.bankMessage} />
+              <AttachForm messageId={c.bankMessage.id} paymentId={payment.id} label="وصل کردن این واریز" />
+            </li>
+          ))}
+        </ul>
+      )}
+      {(payment.status === 'pending' || payment.status === 'expired') && (
+        <details>
+          <summary>تأیید دستی بدون پیامک</summary>
+          <ConfirmForm paymentId={payment.id} expired={payment.status === 'expired'} />
+        </details>
+      )}
+      {payment.status === 'pending' && (
+        <details>
+          <summary>رد پرداخت</summary>
+          <RejectForm paymentId={payment.id} />
+        </details>
+      )}
+    </li>
+  );
+}
+
+function DepositQueue({ status, title }: { status: 'needs_review' | 'unmatched'; title: string }) {
+  const [result, refetch] = useQuery({ query: Deposits, variables: { status } });
+  usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
+  const data = result.data?.bankMessages;
+  return (
+    <Section title={data ? `${title} (${faNumber(data.edges.length)}${data.pageInfo.hasNextPage ? '+' : ''})` : title}>
+      {!data ? (
+        result.error ? <ErrorNote error={result.error} /> : <Loading />
+      ) : data.edges.length === 0 ? (
+        <Empty>واریزی منتظر تصمیم نیست.</Empty>
+      ) : (
+        <ul className="rows" id={`review-${status}`}>
+          {data.edges.map(({ node }) => (
+            <DepositItem key={node.id} message={node} />
+          ))}
+        </ul>
+      )}
+      {data?.pageInfo.hasNextPage && <p className="muted">با تصمیم دربارهٔ این‌ها، بقیه نمایش داده می‌شوند.</p>}
+    </Section>
+  );
+}
+
+function PaymentQueue() {
+  const [result, refetch] = useQuery({ query: FlaggedPayments });
+  usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
+  const data = result.data?.payments;
+  return (
+    <Section title={data ? `پرداخت‌های منتظر تصمیم (${faNumber(data.totalCount)})` : 'پرداخت‌های منتظر تصمیم'}>
+      {!data ? (
+        result.error ? <ErrorNote error={result.error} /> : <Loading />
+      ) : data.edges.length === 0 ? (
+        <Empty>پرداختی منتظر تصمیم نیست.</Empty>
+      ) : (
+        <ul className="rows" id="review-payments">
+          {data.edges.map(({ node }) => (
+            <PaymentItem key={node.id} payment={node} />
+          ))}
+        </ul>
+      )}
+    </Section>
+  );
+}
+
+export function ReviewPage() {
+  useTitle('صف بررسی');
+  return (
+    <>
+      <PageTitle>صف بررسی</PageTitle>
+      <DepositQueue status="needs_review" title="واریزهای نیازمند بررسی" />
+      <DepositQueue status="unmatched" title="واریزهای بدون پرداخت" />
+      <PaymentQueue />
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+
+/** The dashboard's own small router: paths under /dashboard, the History API, bookmarkable URLs. */
+export const BASE = '/dashboard';
+
+const listeners = new Set<() => void>();
+const notify = () => listeners.forEach((fn) => fn());
+window.addEventListener('popstate', notify);
+
+function subscribe(fn: () => void) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+const snapshot = () => window.location.pathname + window.location.search;
+
+export type Location = { path: string; query: URLSearchParams };
+
+/** The path below /dashboard ("/" for the overview) and the query. */
+export function useLocation(): Location {
+  const href = useSyncExternalStore(subscribe, snapshot);
+  const url = new URL(href, window.location.origin);
+  const path = url.pathname.slice(BASE.length).replace(/\/+$/, '') || '/';
+  return { path, query: url.searchParams };
+}
+
+export function href(path: string, query?: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v) search.set(k, v);
+  const qs = search.toString();
+  return `${BASE}${path === '/' ? '' : path}${qs ? `?${qs}` : ''}`;
+}
+
+export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+  if (to === snapshot()) return;
+  if (opts.replace) window.history.replaceState(null, '', to);
+  else window.history.pushState(null, '', to);
+  window.scrollTo(0, 0);
+  notify();
+}
+
+/** Where to go after login: only a dashboard path of this origin (no open redirect). */
+export function safeNext(next: string | null): string {
+  return next && next.startsWith(`${BASE}`) && !next.startsWith('//') ? next : BASE;
+}
+
+export function loginHref(): string {
+  return `${BASE}/login?next=${encodeURIComponent(snapshot())}`;
+}
+
+type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };
+
+export function Link({ to, onClick, ...rest }: LinkProps) {
+  const go = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(to);
+  };
+  return <a href={to} onClick={go} {...rest} />;
+}
+
+export function useTitle(title: string): void {
+  useEffect(() => {
+    document.title = `${title} · داشبورد پذیرنده`;
+  }, [title]);
+}

@@ -1,0 +1,29 @@
+import type { PaymentRowData } from '../fragments.js';
+import { faDigits } from '../format.js';
+import { REVIEW_REASON, label } from '../labels.js';
+import { BASE, Link } from '../router.js';
+import { Amount } from '../unit.js';
+import { DateTime, PaymentStatusBadge } from './common.js';
+
+/** One payment as a row (a card on a phone); `data-status` follows the live stream. */
+export function PaymentRow({ payment }: { payment: PaymentRowData }) {
+  return (
+    <li className="row" data-payment-id={payment.id} data-status={payment.status}>
+      <div className="row-main">
+        <Link to={`${BASE}/payments/${payment.id}`} className="row-title">
+          {payment.orderId ? `سفارش ${payment.orderId}` : `پرداخت ${payment.id.slice(0, 8)}`}
+        </Link>
+        <PaymentStatusBadge status={payment.status} />
+        {payment.sandbox && <span className="tag">آزمایشی</span>}
+      </div>
+      <div className="row-meta">
+        <span>
+          <Amount rials={payment.amountReceived ?? payment.amountFinal} />
+        </span>
+        <DateTime iso={payment.createdAt} />
+        {payment.payerCardLast4 && <span dir="ltr">**** {faDigits(payment.payerCardLast4)}</span>}
+      </div>
+      {payment.reviewRequired && <p className="row-flag">نیازمند بررسی: {label(REVIEW_REASON, payment.reviewReason)}</p>}
+    </li>
+  );
+}

@@ -1,0 +1,211 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DASHBOARD_CSP } from '../../src/http/dashboard.js';
+import { createPaymentRest, gqlOk, makeMerchant, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { launchChromium } from '../support/browser.js';
+import { axeViolations, expectNoHorizontalScroll, inviteOwner, requireBuiltDashboard, watchCsp } from './support.js';
+
+const PASSWORD = 'a-long-dashboard-password';
+const PHONE = { width: 360, height: 740 };
+
+let app: TestApp;
+let browser: Browser;
+let shop: Awaited<ReturnType<typeof makeShop>>;
+let owner: { email: string; setPasswordPath: string };
+let signedIn: BrowserContext;
+const cspErrors: string[] = [];
+
+beforeAll(async () => {
+  requireBuiltDashboard();
+  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
+  const merchant = await makeMerchant(app, { name: 'فروشگاه نمونه' });
+  shop = await makeShop(app, { merchantKey: merchant.merchantKey });
+  owner = await inviteOwner(app, merchant.merchantId);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function newPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  watchCsp(page, cspErrors);
+  return page;
+}
+
+/** A page of the app, loaded: its heading shown and nothing left loading. */
+async function open(page: Page, path: string): Promise<void> {
+  await page.goto(`${app.baseUrl}${path}`);
+  await page.locator('h1').first().waitFor();
+  await expect.poll(() => page.getByText('در حال بارگذاری…').count()).toBe(0);
+}
+
+const pendingPayment = async (orderId: string, amount = 150_000) => {
+  const created = await createPaymentRest(app, shop.apiKey, { amount, orderId });
+  expect(created.status).toBe(201);
+  return created.body as { id: string; amountFinal: string; amountRequested: string };
+};
+
+const simulate = (paymentId: string, outcome: string) =>
+  request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId, outcome } });
+
+describe('the dashboard is served as a single-page app with its own CSP', () => {
+  it('answers every deep link with index.html (no-cache) and hashed assets for a year, compressed', async () => {
+    const index = await request(app.baseUrl, 'GET', '/dashboard/payments/2b0c5d61-6c0b-4a43-9e0e-3f1f3c7b1a10', { headers: { 'accept-encoding': 'gzip' } });
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+    expect(index.headers.get('x-frame-options')).toBe('DENY');
+    expect(index.text).toContain('<html lang="fa" dir="rtl">');
+    const script = /src="(\/dashboard\/assets\/[^"]+\.js)"/.exec(index.text)?.[1];
+    expect(script).toBeDefined();
+    const asset = await request(app.baseUrl, 'GET', script!, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-encoding')).toBe('gzip');
+    expect((await request(app.baseUrl, 'GET', '/dashboard/assets/missing-0000.js')).status).toBe(404);
+    for (const path of ['/dashboard', '/dashboard/login', '/dashboard/review', '/dashboard/devices', '/dashboard/set-password?token=x']) {
+      expect((await request(app.baseUrl, 'GET', path)).status, path).toBe(200);
+    }
+  });
+});
+
+describe('the dashboard in a browser', () => {
+  it('sets the password from the invitation link', async () => {
+    const context = await browser.newContext({ viewport: PHONE, locale: 'fa-IR' });
+    const page = await newPage(context);
+    await open(page, owner.setPasswordPath);
+    await expectNoHorizontalScroll(page, PHONE.width);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.locator('input[name="confirm"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'ثبت گذرواژه' }).click();
+    await page.getByRole('heading', { name: 'گذرواژه ثبت شد' }).waitFor();
+    await context.close();
+  });
+
+  it('sends a deep link without a session to the login page, and back to it after signing in', async () => {
+    const payment = await pendingPayment('order-login');
+    signedIn = await browser.newContext({ viewport: PHONE, locale: 'fa-IR' });
+    const page = await newPage(signedIn);
+    await page.goto(`${app.baseUrl}/dashboard/payments`);
+    await page.waitForURL((url) => url.pathname === '/dashboard/login');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard/payments');
+    await expectNoHorizontalScroll(page, PHONE.width);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.locator('input[name="email"]').fill(owner.email);
+    await page.locator('input[name="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'ورود' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/payments');
+    const row = page.locator(`[data-payment-id="${payment.id}"]`);
+    await row.waitFor();
+    expect(await row.getAttribute('data-status')).toBe('pending');
+    expect(await page.locator('#signed-in-as').textContent()).toBe(owner.email);
+    await page.close();
+  });
+
+  it('turns a payment row confirmed live when its deposit arrives, without reloading', async () => {
+    const payment = await pendingPayment('order-live');
+    const page = await newPage(signedIn);
+    await open(page, '/dashboard/payments');
+    const row = page.locator(`[data-payment-id="${payment.id}"]`);
+    expect(await row.getAttribute('data-status')).toBe('pending');
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.locator('#live-state.on').waitFor();
+
+    expect((await simulate(payment.id, 'match')).status).toBe(200);
+
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('confirmed');
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    await page.close();
+  });
+
+  it('attaches a deposit from the review queue to its payment in one step', async () => {
+    const payment = await pendingPayment('order-review', 230_000);
+    const deposit = await simulate(payment.id, 'base_amount');
+    const messageId: string = deposit.body.bankMessage.id;
+    expect(deposit.body.bankMessage.status).toBe('needs_review');
+    const page = await newPage(signedIn);
+    await open(page, '/dashboard/review');
+    expect(Number(await page.locator('#attention-count').getAttribute('data-count'))).toBeGreaterThanOrEqual(1);
+
+    const item = page.locator(`[data-bank-message-id="${messageId}"]`);
+    const candidate = item.locator(`[data-candidate-payment-id="${payment.id}"]`);
+    await candidate.getByRole('textbox', { name: 'یادداشت (اختیاری)' }).fill('code left out by the payer');
+    await candidate.getByRole('button', { name: 'وصل کردن به این پرداخت' }).click();
+
+    await item.waitFor({ state: 'detached', timeout: 10_000 });
+    const after = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
+    expect(after.body).toMatchObject({ status: 'confirmed', confirmationSource: 'manual', bankMessageId: messageId, manualNote: 'code left out by the payer' });
+    await page.close();
+  });
+
+  it('warns on every page while a phone is offline', async () => {
+    const created = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "گوشی پشتیبان" }) { device { id } } }`, {}, shop.merchantKey);
+    const deviceId: string = created.createDevice.device.id;
+    const page = await newPage(signedIn);
+    await open(page, '/dashboard/devices');
+    expect(await page.locator(`#offline-banner [data-device-id="${deviceId}"]`).textContent()).toContain('گوشی پشتیبان');
+    expect(await page.locator(`li[data-device-id="${deviceId}"]`).getAttribute('data-online')).toBe('false');
+    await page.close();
+  });
+
+  it('shows every main page at 360×740 without horizontal scroll and with no axe violation', async () => {
+    const payment = await pendingPayment('order-pages');
+    await simulate(payment.id, 'underpaid');
+    const page = await newPage(signedIn);
+    mkdirSync('test-results', { recursive: true });
+    const paths = ['/dashboard', '/dashboard/payments', `/dashboard/payments/${payment.id}`, '/dashboard/review', '/dashboard/devices', '/dashboard/cards', '/dashboard/webhooks', '/dashboard/links', '/dashboard/projects', '/dashboard/credit', '/dashboard/users', '/dashboard/audit', '/dashboard/exports'];
+    const problems: Record<string, string[]> = {};
+    for (const path of paths) {
+      await open(page, path);
+      await expectNoHorizontalScroll(page, PHONE.width);
+      const violations = await axeViolations(page);
+      if (violations.length) problems[path] = violations;
+      const name = path.split('/')[2] ?? 'overview';
+      await page.screenshot({ path: `test-results/dashboard-${name === 'payments' && path.length > 20 ? 'payment' : name}-360.png`, fullPage: true });
+    }
+    expect(problems).toEqual({});
+
+    // The exports page ends on /dashboard/exports: its links download with the session cookie.
+    const csvHref = await page.locator('[data-export="payments-csv"]').getAttribute('href');
+    const csv = await signedIn.request.get(`${app.baseUrl}${csvHref}`);
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+    expect(await csv.text()).toContain('order-pages');
+    await page.close();
+  });
+
+  it('fits a desktop width too, and shows amounts in rials on demand', async () => {
+    const payment = await pendingPayment('order-units', 120_000);
+    const page = await newPage(signedIn);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await open(page, '/dashboard/payments');
+    await expectNoHorizontalScroll(page, 1280);
+    const amount = page.locator(`[data-payment-id="${payment.id}"] .amount`);
+    const digits = (n: string) => new Intl.NumberFormat('fa-IR').format(BigInt(n));
+    expect(await amount.textContent()).toBe(`${digits(String(BigInt(payment.amountFinal) / 10n))} تومان`);
+    await page.getByRole('button', { name: 'نمایش به ریال' }).click();
+    expect(await amount.textContent()).toBe(`${digits(payment.amountFinal)} ریال`);
+    await page.getByRole('button', { name: 'نمایش به تومان' }).click();
+    await page.screenshot({ path: 'test-results/dashboard-1280.png' });
+    await page.close();
+  });
+
+  it('signs out: the next page asks for the login again', async () => {
+    const page = await newPage(signedIn);
+    await open(page, '/dashboard');
+    await page.getByRole('button', { name: 'خروج' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/login');
+    await page.goto(`${app.baseUrl}/dashboard/review`);
+    await page.waitForURL((url) => url.pathname === '/dashboard/login' && url.searchParams.get('next') === '/dashboard/review');
+    await page.close();
+  });
+
+  it('printed no Content-Security-Policy error on any page', () => {
+    expect(cspErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { faNumber, formatAmount, latinDigits, parseAmount } from '../../dashboard/src/format.js';
+import { dayRange, isoJalali, jalaliToday, parseJalali } from '../../dashboard/src/jalali.js';
+
+describe('dashboard amounts', () => {
+  it('shows rials as toman, keeping a tenth when the rials are not a multiple of ten', () => {
+    expect(formatAmount('1500080', 'toman')).toBe('۱۵۰٬۰۰۸ تومان');
+    expect(formatAmount('12345', 'toman')).toBe('۱٬۲۳۴٫۵ تومان');
+    expect(formatAmount('1500080', 'rial')).toBe('۱٬۵۰۰٬۰۸۰ ریال');
+    expect(formatAmount('-25000', 'toman')).toBe('−۲٬۵۰۰ تومان');
+  });
+
+  it('reads typed amounts in the chosen unit, Persian digits and separators included', () => {
+    expect(parseAmount('۱۵۰٬۰۰۰', 'toman')).toBe('1500000');
+    expect(parseAmount('2,500', 'rial')).toBe('2500');
+    expect(parseAmount('دو هزار', 'rial')).toBeNull();
+    expect(latinDigits('۰۹١٢')).toBe('0912');
+    expect(faNumber('1000000000')).toBe('۱٬۰۰۰٬۰۰۰٬۰۰۰');
+  });
+});
+
+describe('dashboard Jalali dates in Tehran time', () => {
+  it('takes a Jalali day as Tehran midnight to midnight in UTC', () => {
+    expect(dayRange(parseJalali('۱۴۰۵/۰۹/۰۴')!)).toEqual({ from: '2026-11-24T20:30:00.000Z', to: '2026-11-25T20:29:59.999Z' });
+    expect(parseJalali('1405-12-31')).toBeNull();
+  });
+
+  it('turns the day at Tehran midnight, not UTC midnight', () => {
+    expect(isoJalali(jalaliToday(new Date('2026-11-25T20:29:00Z')))).toBe('1405-09-04');
+    expect(isoJalali(jalaliToday(new Date('2026-11-25T20:30:00Z')))).toBe('1405-09-05');
+  });
+});
