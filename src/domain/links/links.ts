@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../errors.js';
-import { writeAudited } from '../audit/audit.js';
+import { recordUpdate, writeAudited } from '../audit/audit.js';
 import { createdValues } from '../audit/changes.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
@@ -73,4 +73,42 @@ export async function createPaymentLink(deps: Deps, actor: Actor, input: unknown
     if (isUniqueViolation(err)) throw new AppError('slug_taken', `The slug "${data.slug}" is already used.`);
     throw err;
   }
+}
+
+const updateLinkInput = z
+  .object({
+    title: z.string().trim().min(1).max(200).nullish(),
+    description: z.string().trim().max(300).nullish(),
+    callbackUrl: z.string().max(2048).nullish(),
+    /** false takes the link down: its page and API answer 404 and it takes no payments; true puts it back. */
+    active: z.boolean().nullish(),
+  })
+  .strict();
+
+const UPDATABLE_LINK_FIELDS = ['title', 'description', 'callbackUrl', 'active'] as const;
+
+/**
+ * Merchant: changes a link's title, description, callback or takes it down (`active: false`). Its
+ * slug, unit and amounts stay as created (payers may hold its URL; make a new link for new terms).
+ */
+export async function updatePaymentLink(deps: Deps, actor: Actor, id: string, input: unknown) {
+  const merchant = requireActor(actor, 'merchant');
+  const data = parseInput(updateLinkInput, input);
+  const link = uuidSchema.safeParse(id).success ? await deps.prisma.paymentLink.findFirst({ where: { id, project: { merchantId: merchant.merchantId } }, include: { project: true } }) : null;
+  if (!link) throw AppError.notFound('Payment link');
+  if (data.callbackUrl) checkCallbackUrl(link.project, data.callbackUrl);
+  const changes = Object.fromEntries(Object.entries(data).filter(([k, v]) => v !== undefined && (v !== null || k === 'description' || k === 'callbackUrl')));
+  return deps.prisma.$transaction(async (tx) => {
+    const updated = await tx.paymentLink.update({ where: { id: link.id }, data: changes });
+    await recordUpdate(tx, actor, {
+      action: 'payment_link.updated',
+      subjectType: 'payment_link',
+      subjectId: link.id,
+      projectId: link.projectId,
+      before: link,
+      after: updated,
+      fields: UPDATABLE_LINK_FIELDS.filter((f) => f in changes),
+    });
+    return updated;
+  });
 }

@@ -5,7 +5,7 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import { callerScope, scopeWhere, type CallerScope } from '../auth/scope.js';
 import type { Deps } from '../deps.js';
-import { parseInput, uuidSchema } from '../validation.js';
+import { amountSchema, cardLast4Schema, parseInput, uuidSchema } from '../validation.js';
 import { PAYMENT_STATUSES, type PaymentRow } from './types.js';
 
 const dateTime = z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).transform((s) => new Date(s));
@@ -30,10 +30,14 @@ export const paymentFilterSchema = z.object({
   reviewRequired: z.boolean().optional(),
   /** true: the payer reported paying and the payment is not confirmed ("reported paying, nothing came"); false: no report. */
   reported: z.boolean().optional(),
+  /** Payments whose final or requested amount is this many rials. */
+  amount: amountSchema.optional(),
+  /** Payments to a card ending in these digits, or from a payer's card ending in them. */
+  cardLast4: cardLast4Schema.optional(),
 });
 
-/** REST's list: the filters of its one-statement query (the review filters are GraphQL's). */
-export const listPaymentsSchema = paymentFilterSchema.omit({ reviewRequired: true, reported: true }).extend({
+/** REST's list: the filters of its one-statement query (the review, amount and card filters are GraphQL's). */
+export const listPaymentsSchema = paymentFilterSchema.omit({ reviewRequired: true, reported: true, amount: true, cardLast4: true }).extend({
   page: positiveInt().default(1),
   pageSize: positiveInt(100).default(20),
 });
@@ -44,8 +48,10 @@ export type PaymentFilter = z.output<typeof paymentFilterSchema>;
 function paymentWhere(scope: CallerScope, f: PaymentFilter): Prisma.PaymentWhereInput {
   const reported: Prisma.PaymentWhereInput =
     f.reported === true ? { payerReportedPaidAt: { not: null }, status: { not: 'confirmed' } } : f.reported === false ? { payerReportedPaidAt: null } : {};
+  const amount: Prisma.PaymentWhereInput = f.amount !== undefined ? { OR: [{ amountFinal: f.amount }, { amountRequested: f.amount }] } : {};
+  const card: Prisma.PaymentWhereInput = f.cardLast4 ? { OR: [{ card: { cardNumber: { endsWith: f.cardLast4 } } }, { payerCardLast4: f.cardLast4 }] } : {};
   return {
-    AND: [scopeWhere(scope), reported],
+    AND: [scopeWhere(scope), reported, amount, card],
     ...(f.reviewRequired !== undefined ? { reviewRequired: f.reviewRequired } : {}),
     ...(f.status ? { status: f.status } : {}),
     ...(f.orderId ? { orderId: f.orderId } : {}),

@@ -58,6 +58,10 @@ const MessageCandidateRef = builder.objectRef<MessageCandidate>('MessageCandidat
 });
 
 builder.prismaObjectFields('Payment', (t) => ({
+  projectId: t.exposeID('projectId', { description: 'The project it belongs to.' }),
+  cardId: t.exposeID('cardId', { description: 'The card the payer transfers to.' }),
+  cardLast4: t.string({ description: 'The last four digits of the card the payer transfers to.', select: { card: { select: { cardNumber: true } } }, resolve: (p) => p.card.cardNumber.slice(-4) }),
+  lateUntil: t.expose('lateUntil', { description: 'The end of its late window (expiresAt + the project’s late window): until then a deposit still confirms it; after it only the merchant can (attach, or confirm with late).', type: 'DateTime' }),
   bankMessageId: t.exposeID('confirmedByMessageId', { description: 'The deposit that confirmed it (matched, reviewed or attached by hand).', nullable: true }),
   amountReceived: t.expose('amountReceived', { description: 'What came in, in rials: the deposit; amountFinal when confirmed with no message; null until confirmed.', type: 'Amount', nullable: true }),
   confirmedLate: t.exposeBoolean('confirmedLate', { description: 'Confirmed by the merchant after its late window had ended.' }),
@@ -73,6 +77,8 @@ builder.prismaObjectFields('Payment', (t) => ({
 }));
 
 builder.prismaObjectFields('BankMessage', (t) => ({
+  balance: t.expose('balance', { description: 'The account balance the SMS states after its movement (the balance chain), in rials.', type: 'Amount', nullable: true }),
+  trusted: t.exposeBoolean('trusted', { description: 'True when it passed every evidence check (known sender, its card’s bank, balance chain): it may serve as the next message’s previous balance.' }),
   reviewReason: t.exposeString('reviewReason', {
     description: 'While needs_review, the machine code: amount_without_code, ambiguous_deposit, unknown_sender, balance_mismatch, bank_mismatch or unrecognized_format; else null.',
     nullable: true,

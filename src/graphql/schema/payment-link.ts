@@ -1,4 +1,4 @@
-import { createPaymentLink } from '../../domain/links/links.js';
+import { createPaymentLink, updatePaymentLink } from '../../domain/links/links.js';
 import { builder } from '../builder.js';
 import { NodeRef } from './node.js';
 import { Currency } from './payment.js';
@@ -45,6 +45,29 @@ builder.mutationField('createPaymentLink', (t) =>
     args: { input: t.arg({ description: 'The link to create.', type: CreatePaymentLinkInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const link = await createPaymentLink(ctx.deps, ctx.actor, input);
+      return ctx.deps.prisma.paymentLink.findUniqueOrThrow({ ...query, where: { id: link.id } });
+    },
+  }),
+);
+
+const UpdatePaymentLinkInput = builder.inputType('UpdatePaymentLinkInput', {
+  description: 'What may change on a payment link; its slug, unit and amounts stay as created.',
+  fields: (t) => ({
+    title: t.string({ description: 'The title payers see.' }),
+    description: t.string({ description: 'A description payers see (null clears it).' }),
+    callbackUrl: t.string({ description: 'Where the payer goes afterwards (null: the page ends on a receipt).' }),
+    active: t.boolean({ description: 'false takes the link down (404, no payments); true puts it back.' }),
+  }),
+});
+
+builder.mutationField('updatePaymentLink', (t) =>
+  t.prismaField({
+    description: 'Changes a payment link’s title, description or callback, or takes it down (active: false). Merchant key or owner.',
+    type: 'PaymentLink',
+    authScopes: { merchant: true },
+    args: { id: t.arg.id({ description: 'The link UUID.', required: true }), input: t.arg({ description: 'The changes.', type: UpdatePaymentLinkInput, required: true }) },
+    resolve: async (query, _root, { id, input }, ctx) => {
+      const link = await updatePaymentLink(ctx.deps, ctx.actor, String(id), input);
       return ctx.deps.prisma.paymentLink.findUniqueOrThrow({ ...query, where: { id: link.id } });
     },
   }),
