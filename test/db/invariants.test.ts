@@ -37,7 +37,7 @@ async function realMessage(simulated = false) {
 async function confirmedLivePayment() {
   const id = await insertLivePayment();
   await inTransaction(async () => {
-    await client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'manual', fee_state = 'debited' where id = $1`, [id]);
+    await client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'manual', fee_state = 'debited', amount_received = amount_final where id = $1`, [id]);
     await client.query(`insert into credit_ledger_entries (merchant_id, kind, amount, balance_after, payment_id) values ($1, 'fee', -1000, 4000, $2)`, [ids.merchant, id]);
   });
   return id;
@@ -167,7 +167,7 @@ describe('money invariants held by the database', () => {
 // The guards' own refusals carry SQLSTATE GWM01 (a bug, never input: the service answers 500 and logs it).
 describe('money rules of CONTRACT "Bank messages and matching", held by the database too', () => {
   const confirm = (id: string, extra = '') =>
-    client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'manual', fee_state = 'debited'${extra} where id = $1`, [id]);
+    client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'manual', fee_state = 'debited', amount_received = amount_final${extra} where id = $1`, [id]);
 
   it('a confirmed live payment has exactly one fee debit of its fee, checked at commit', async () => {
     const id = await insertLivePayment();
@@ -224,7 +224,7 @@ describe('money rules of CONTRACT "Bank messages and matching", held by the data
       ]),
       'GWM01',
     );
-    await client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'auto_sms', confirmed_by_message_id = $2 where id = $1`, [
+    await client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'auto_sms', confirmed_by_message_id = $2, amount_received = amount_final where id = $1`, [
       sandbox,
       await realMessage(true),
     ]);

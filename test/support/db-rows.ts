@@ -23,6 +23,8 @@ export async function insertPaymentRow(
     expires_at: new Date(Date.now() + 900_000),
     late_until: new Date(Date.now() + 4_500_000),
     sandbox: true,
+    // A confirmed row says what it received (CHECK payments_received_iff_confirmed).
+    ...(overrides.status === 'confirmed' ? { amount_received: overrides.amount_final ?? 100_120 } : {}),
     ...overrides,
   };
   const cols = Object.keys(row);
