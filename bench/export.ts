@@ -54,13 +54,13 @@ async function seedPayments(db: pg.Client, shop: { projectId: string }): Promise
 
 type Run = { label: string; seconds: number; bytes: number; lines: number; peakSampledMb: number; hwmMb: number };
 
-async function exportOnce(baseUrl: string, apiKey: string, pid: number, label: string, format: 'csv' | 'xlsx', gzip: boolean): Promise<Run> {
+async function exportOnce(baseUrl: string, apiKey: string, pid: number, range: string, label: string, format: 'csv' | 'xlsx', gzip: boolean): Promise<Run> {
   let peakSampled = memoryOf(pid).rss;
   const sampler = setInterval(() => {
     peakSampled = Math.max(peakSampled, memoryOf(pid).rss);
   }, 20);
   const started = performance.now();
-  const res = await fetch(`${baseUrl}/v1/exports/payments?format=${format}`, {
+  const res = await fetch(`${baseUrl}/v1/exports/payments?format=${format}&${range}`, {
     headers: { authorization: `Bearer ${apiKey}`, 'accept-encoding': gzip ? 'gzip' : 'identity' },
   });
   if (res.status !== 200) throw new Error(`${label}: ${res.status} ${await res.text()}`);
@@ -73,6 +73,7 @@ async function exportOnce(baseUrl: string, apiKey: string, pid: number, label: s
   }
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
+  if (format === 'csv' && lines !== ROWS + 1) throw new Error(`${label}: ${lines} lines, expected the header and ${ROWS} rows`);
   return { label, seconds, bytes, lines, peakSampledMb: mb(peakSampled), hwmMb: mb(memoryOf(pid).peak) };
 }
 
@@ -82,6 +83,8 @@ await db.connect();
 try {
   const shop = await seedShop(setup, { sandbox: true });
   const seedStart = performance.now();
+  // The payments span the 30 days before now; the export asks for exactly that range and a minute more.
+  const range = `from=${encodeURIComponent(new Date(Date.now() - 30 * 86_400_000 - 60_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`;
   await seedPayments(db, shop);
   process.stderr.write(`export: ${ROWS} payments inserted in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`);
 
@@ -92,9 +95,9 @@ try {
     const baseUrl = `http://127.0.0.1:${port}`;
     const idle = memoryOf(pid);
     const runs = [
-      await exportOnce(baseUrl, shop.apiKey, pid, 'CSV', 'csv', false),
-      await exportOnce(baseUrl, shop.apiKey, pid, 'CSV, gzip', 'csv', true),
-      await exportOnce(baseUrl, shop.apiKey, pid, 'XLSX', 'xlsx', false),
+      await exportOnce(baseUrl, shop.apiKey, pid, range, 'CSV', 'csv', false),
+      await exportOnce(baseUrl, shop.apiKey, pid, range, 'CSV, gzip on the wire', 'csv', true),
+      await exportOnce(baseUrl, shop.apiKey, pid, range, 'XLSX', 'xlsx', false),
     ];
     const ok = runs.every((r) => r.seconds < TARGET_SECONDS && r.hwmMb < TARGET_MB);
     console.log(
@@ -104,11 +107,11 @@ try {
         `- ${machine(setup.dbLabel)}; the API as its own process (\`npm run start:api\`, NODE_ENV=production), client in the bench process`,
         `- ${ROWS.toLocaleString('en')} sandbox payments of one project over 30 days, \`GET /v1/exports/payments\` of them all; server RSS when idle before the first export: ${mb(idle.rss).toFixed(0)} MB`,
         '',
-        '| format | time to last byte s | bytes | CSV lines | peak RSS sampled MB | VmHWM after MB |',
+        '| format | time to last byte s | bytes (decoded) | CSV lines | peak RSS sampled MB | VmHWM after MB |',
         '|---|---:|---:|---:|---:|---:|',
         ...runs.map((r) => `| ${r.label} | ${r.seconds.toFixed(2)} | ${r.bytes.toLocaleString('en')} | ${r.lines ? r.lines.toLocaleString('en') : '–'} | ${r.peakSampledMb.toFixed(0)} | ${r.hwmMb.toFixed(0)} |`),
         '',
-        `Targets: under ${TARGET_SECONDS} s and under ${TARGET_MB} MB: ${ok ? 'met' : 'NOT MET'}.`,
+        `Targets: under ${TARGET_SECONDS} s and under ${TARGET_MB} MB of RSS: ${ok ? 'met' : 'NOT MET'}; the export's own share of the peak (VmHWM − idle): ${runs.map((r) => `${r.label} +${(r.hwmMb - mb(idle.rss)).toFixed(0)} MB`).join(', ')}.`,
       ].join('\n'),
     );
     if (!ok) process.exitCode = 1;

@@ -1,13 +1,26 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
+import { AppError } from '../../errors.js';
+
+/**
+ * How long an export waits for its reader to take anything. A reader that stops reading without
+ * disconnecting would otherwise hold an export slot and a database connection for good.
+ */
+export const EXPORT_STALL_MS = 60_000;
+
+const stalled = () => new AppError('request_timeout', `The export's reader took nothing for ${EXPORT_STALL_MS / 1000} s; the export was stopped.`);
 
 /**
  * Waits until `stream` has room again (it asked for a 'drain'), or rejects when the export is
- * stopped: this is how a slow reader slows the database cursor down instead of filling memory.
+ * stopped or stalls: this is how a slow reader slows the database cursor down instead of filling memory.
  */
-export async function roomIn(stream: Writable, signal: AbortSignal): Promise<void> {
+export async function roomIn(stream: Writable, signal: AbortSignal, full = stream.writableNeedDrain): Promise<void> {
   signal.throwIfAborted();
-  if (stream.writableNeedDrain) await once(stream, 'drain', { signal });
+  if (!full) return;
+  const timeout = AbortSignal.timeout(EXPORT_STALL_MS);
+  await once(stream, 'drain', { signal: AbortSignal.any([signal, timeout]) }).catch((err: unknown) => {
+    throw timeout.aborted && !signal.aborted ? stalled() : err;
+  });
 }
 
 /**
@@ -26,10 +39,18 @@ export function writerWithRoom(stream: Writable, signal: AbortSignal) {
     signal.throwIfAborted();
     if (stream.write(chunk)) return;
     await new Promise<void>((resolve, reject) => {
-      const stop = () => reject(signal.reason);
-      signal.addEventListener('abort', stop, { once: true });
+      const stop = (err: unknown) => {
+        wake = null;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      };
+      const onAbort = () => stop(signal.reason);
+      const timer = setTimeout(() => stop(stalled()), EXPORT_STALL_MS);
+      signal.addEventListener('abort', onAbort, { once: true });
       wake = () => {
-        signal.removeEventListener('abort', stop);
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
         resolve();
       };
     });

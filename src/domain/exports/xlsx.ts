@@ -15,21 +15,30 @@ function xlsxValue(field: Field, row: SqlRow): CellValue {
   return value;
 }
 
+// ExcelJS and its archiver use readable-stream 3, whose streams keep their state in `_writableState`
+// (Node's own also answer `writableNeedDrain`).
+type EntryStream = Writable & { _writableState?: { needDrain?: unknown } };
+
+function entryIsFull(entry: EntryStream): boolean {
+  return Boolean(entry.writableNeedDrain ?? entry._writableState?.needDrain);
+}
+
 /**
  * The worksheet's zip entry stream. ExcelJS's row commits ignore backpressure (exceljs/exceljs#734:
- * its StreamBuf writes into the entry's deflate stream whatever that stream says), so the export
- * waits on that stream itself. Pinned exceljs 4.4.0; an upgrade that moves it fails here loudly,
- * and test/exports/xlsx.test.ts with it, rather than silently buffering a whole export in memory.
+ * its StreamBuf writes into the entry whatever the entry says), so the export waits on the entry
+ * itself. Pinned exceljs 4.4.0; an upgrade that moves it fails here loudly, and
+ * test/exports/backpressure.test.ts with it, rather than silently buffering a whole export.
  */
-async function sheetEntry(sheet: ExcelJS.Worksheet): Promise<Writable> {
-  const buffer = (sheet as unknown as { stream?: { pipes?: Writable[] } }).stream;
+async function sheetEntry(sheet: ExcelJS.Worksheet): Promise<EntryStream> {
+  const buffer = (sheet as unknown as { stream?: { pipes?: EntryStream[] } }).stream;
   // The archiver connects the entry a few turns after the sheet's first write.
   for (let turn = 0; turn < 1000; turn++) {
     const entry = buffer?.pipes?.[0];
-    if (entry) return entry;
+    if (entry && (typeof entry.writableNeedDrain === 'boolean' || typeof entry._writableState?.needDrain === 'boolean')) return entry;
+    if (entry) break;
     await nextTurn();
   }
-  throw new Error('exceljs: the worksheet stream has no zip entry to wait on (internals changed?)');
+  throw new Error('exceljs: no worksheet entry stream whose fill can be watched (exceljs internals changed?)');
 }
 
 /** A one-sheet workbook streamed into `sink`: header row frozen, one row per record, strings inline. */
@@ -41,13 +50,16 @@ export function xlsxWriter(sink: Writable, sheetName: string, fields: readonly F
   // Awaited at the end; until then a failure (the reader went away) must not go unhandled.
   piped.catch(() => undefined);
   sheet.addRow(fields.map((f) => f.header)).commit();
-  let entry: Writable | null = null;
+  let entry: EntryStream | null = null;
   return {
     async rows(rows: readonly SqlRow[]): Promise<void> {
       signal.throwIfAborted();
       for (const row of rows) sheet.addRow(fields.map((f) => xlsxValue(f, row))).commit();
       entry ??= await sheetEntry(sheet);
-      await roomIn(entry, signal);
+      // Raw XML waiting to be compressed, then compressed bytes waiting for the reader: the
+      // archiver in between takes all it is given (it pushes without asking), so both ends are watched.
+      await roomIn(entry, signal, entryIsFull(entry));
+      await roomIn(out, signal);
     },
     async end(): Promise<void> {
       sheet.commit();
