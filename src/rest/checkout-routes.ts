@@ -16,7 +16,17 @@ export function checkoutRoutes(deps: Deps): Router {
     handle(deps, { auth: ANYONE, run: (_a, { params, body }) => reportCheckoutPayment(deps, params.token!, body) }),
   );
   router.post('/checkout/:token/cancel', handle(deps, { auth: ANYONE, run: (_a, { params }) => cancelCheckout(deps, params.token!) }));
-  router.get('/links/:slug', handle(deps, { auth: ANYONE, run: (_a, { params }) => getPublicLink(deps, params.slug!) }));
+  // The contract's shape exactly; the link's unit (`currency`) is for its page and GraphQL.
+  router.get(
+    '/links/:slug',
+    handle(deps, {
+      auth: ANYONE,
+      run: async (_a, { params }) => {
+        const { currency: _unit, ...view } = await getPublicLink(deps, params.slug!);
+        return view;
+      },
+    }),
+  );
   router.post(
     '/links/:slug/payments',
     handle(deps, { auth: ANYONE, status: 201, run: (actor, { params, body }) => createLinkPayment(deps, actor, params.slug!, body) }),

@@ -98,8 +98,8 @@ describe('a link in toman (currency IRT)', () => {
   it('takes its amounts in toman, stores rials, and asks the payer in toman with rials beside', async () => {
     // Given a link whose merchant works in toman: 2,000..50,000 toman
     const { shop, slug } = await shopWithLink({ currency: 'IRT', minAmount: 2_000, maxAmount: 50_000 });
-    const pub = await request(app.baseUrl, 'GET', `/v1/links/${slug}`);
-    expect(pub.body).toMatchObject({ minAmount: '20000', maxAmount: '500000', currency: 'IRT' });
+    const pub = await gqlOk(app.baseUrl, `query($s: String!) { paymentLink(slug: $s) { minAmount maxAmount currency } }`, { s: slug });
+    expect(pub.paymentLink).toEqual({ minAmount: '20000', maxAmount: '500000', currency: 'IRT' });
 
     // When the payer types 12,000 (toman) on the page
     const page = await openPhone(`/l/${slug}`);
