@@ -79,15 +79,25 @@ export function isSerializationFailure(err: unknown): boolean {
 }
 
 /**
- * Runs a transaction again when Postgres aborted it to break a deadlock or a serialization
- * conflict (the work is redone from the start, so nothing half-applied survives).
+ * Two creates on two cards of one phone drew the same amount: the unique index over live holds let
+ * one commit and refused the other, which draws again (create_payment.sql).
  */
-export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
+export function isHoldClash(err: unknown): boolean {
+  const pg = pgError(err) as { code?: string; constraint?: string } | undefined;
+  return pg?.code === '23505' && (pg.constraint === 'amount_holds_live_uq' || (err instanceof Error && err.message.includes('amount_holds_live_uq')));
+}
+
+/**
+ * Runs a transaction again when Postgres aborted it to break a deadlock or a serialization
+ * conflict (the work is redone from the start, so nothing half-applied survives); with
+ * `holdClashes`, also when two creates drew one amount on one phone.
+ */
+export async function retryOnConflict<T>(run: () => Promise<T>, attempts = 5, opts: { holdClashes?: boolean } = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (err) {
-      if (attempt < attempts && isSerializationFailure(err)) continue;
+      if (attempt < attempts && (isSerializationFailure(err) || (opts.holdClashes && isHoldClash(err)))) continue;
       throw err;
     }
   }

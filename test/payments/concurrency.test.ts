@@ -19,6 +19,39 @@ describe('concurrency', () => {
     expect(holds).toBe(200);
   });
 
+  it('four cards on one phone: 120 concurrent creates of one amount, each card under its own lock, all distinct on the phone', async () => {
+    // Given a live shop whose four cards share one phone (one match scope)
+    const shop = await makeShop(app, { sandbox: false, credit: 100_000_000 });
+    for (const n of ['1111', '2222', '3333']) {
+      await gqlOk(app.baseUrl, `mutation($input: CreateCardInput!) { createCard(input: $input) { id } }`, {
+        input: { projectId: shop.projectId, deviceId: shop.deviceId, bankCode: 'mellat', cardNumber: `610433781234${n}`, holderName: 'Shop' },
+      }, shop.merchantKey);
+    }
+    // When 120 creates of one amount arrive at once
+    const results = await Promise.all(Array.from({ length: 120 }, () => createPaymentRest(app, shop.apiKey, { amount: 600_000 })));
+    // Then every one is made, on every card, and no two share an amount on the phone
+    expect(results.filter((r) => r.status !== 201).map((r) => r.body)).toEqual([]);
+    expect(new Set(results.map((r) => r.body.amountFinal)).size).toBe(120);
+    const byCard = await app.deps.prisma.payment.groupBy({ by: ['cardId'], where: { projectId: shop.projectId }, _count: true });
+    expect(byCard).toHaveLength(4);
+    // And the codes stay small: among the ten smallest free ones, passed over only while others claim them
+    expect(Math.max(...results.map((r) => r.body.code))).toBeLessThanOrEqual(10 * (120 + 40));
+  });
+
+  it('four cards on one phone with few codes: exactly as many payments as codes, the rest 503 codes_exhausted, never a 500', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 100_000_000, settings: { maxCode: 5 } });
+    for (const n of ['1111', '2222', '3333']) {
+      await gqlOk(app.baseUrl, `mutation($input: CreateCardInput!) { createCard(input: $input) { id } }`, {
+        input: { projectId: shop.projectId, deviceId: shop.deviceId, bankCode: 'mellat', cardNumber: `610433781234${n}`, holderName: 'Shop' },
+      }, shop.merchantKey);
+    }
+    const results = await Promise.all(Array.from({ length: 16 }, () => createPaymentRest(app, shop.apiKey, { amount: 71_000 })));
+    const ok = results.filter((r) => r.status === 201);
+    expect(new Set(ok.map((r) => r.body.code))).toEqual(new Set([10, 20, 30, 40, 50]));
+    expect(ok).toHaveLength(5);
+    for (const r of results.filter((x) => x.status !== 201)) expect(r.body.error?.code).toBe('no_card_available');
+  });
+
   it('runs out of codes with 503 codes_exhausted instead of reusing an amount', async () => {
     const shop = await makeShop(app, { settings: { maxCode: 3 } });
     const results = await Promise.all(Array.from({ length: 5 }, () => createPaymentRest(app, shop.apiKey, { amount: 70_000 })));

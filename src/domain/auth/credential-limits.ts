@@ -7,7 +7,7 @@ export const MAX_ACTIVE_API_KEYS = 20;
 export const MAX_ACTIVE_DEVICES = 50;
 
 // The namespace (hashtextextended's seed) of credential issuers' advisory locks; match scopes,
-// idempotency keys and the evidence chain use 0, 1 and 2.
+// idempotency keys and the evidence chain use 0, 1 and 2; a card's allocations 5 (card_lock_key), an amount being drawn 6 (draw_code).
 const ISSUER_LOCK_SEED = 3;
 
 /**

@@ -5,9 +5,9 @@ import { lockMatchScope } from './selection.js';
 
 /**
  * Moves of one card, one after another until commit, so each reads the device the previous one
- * left. Not the card's row lock: a create takes its scope lock and then the card row, so a move
- * holding the row while it waits for a scope would deadlock with it. Only moves take this lock,
- * and they take it first.
+ * left. Not the card's row lock: a create takes its scope lock (shared) and then the card row, so a
+ * move holding the row while it waits for a scope would deadlock with it. Only moves take this
+ * lock, and they take it first.
  */
 async function lockCardMoves(tx: Tx, cardId: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-move:${cardId}`}, 0))`;

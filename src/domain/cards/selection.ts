@@ -29,7 +29,7 @@ export function matchScope(card: { id: string; device_id: string | null }): stri
   return card.device_id ? deviceScope(card.device_id) : `card:${card.id}`;
 }
 
-/** Serialises allocation, card moves and code choice within one match scope, until commit. */
+/** A card move's exclusive hold on one match scope until commit: creates there (which take it shared) wait. */
 export async function lockMatchScope(tx: Tx, scope: string): Promise<void> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(match_scope_lock_key(${scope}))`;
 }

@@ -102,7 +102,9 @@ export async function createPaymentFor(deps: Deps, project: { id: string }, data
 type Created = { payment: PaymentRow; replay: null } | { payment: null; replay: string };
 
 async function create(deps: Deps, projectId: string, data: PaymentData, host: string | null, opts: CreatePaymentOptions, idem: IdempotentCreate | null): Promise<Created> {
-  // Two creates can lock two match scopes in opposite orders; Postgres breaks the deadlock and one is redone.
+  // Two creates can lock in opposite orders (Postgres breaks the deadlock), or two creates on two
+  // cards of one phone can draw one amount (the unique index over live holds refuses the second):
+  // either is redone from the start, drawing again.
   return retryOnConflict(async () => {
     try {
       const { link } = opts;
@@ -121,7 +123,7 @@ async function create(deps: Deps, projectId: string, data: PaymentData, host: st
     } catch (err) {
       throw allocationError(err, host) ?? err;
     }
-  });
+  }, 8, { holdClashes: true });
 }
 
 function insert(deps: Deps, db: Queryable, projectId: string, data: PaymentData, host: string | null, linkId: string | null): Promise<PaymentRow> {

@@ -15,10 +15,20 @@ LANGUAGE sql STABLE AS $$
   SELECT match_scope(c.id, c.device_id) FROM cards c WHERE c.id = card_match_scope.card_id
 $$;
 
--- The advisory lock that serialises allocation, code choice and card moves within one scope, until
--- commit: `pg_advisory_xact_lock(match_scope_lock_key(scope))`, from SQL and TypeScript alike. Seed
--- 0 is the match scopes' namespace (src/domain/auth/credential-limits.ts lists the others).
+-- The advisory lock of one scope, until commit: card moves take it exclusively
+-- (`pg_advisory_xact_lock`), creates shared (`pg_advisory_xact_lock_shared`), so a move waits for the
+-- creates in flight in its scopes and holds new ones back, while creates on a phone's cards run side
+-- by side (each under its card's lock, `card_lock_key`; the unique index over live holds settles two
+-- of them drawing one amount). Seed 0 is the match scopes' namespace (src/domain/auth/credential-limits.ts
+-- lists the others).
 CREATE OR REPLACE FUNCTION match_scope_lock_key(scope text) RETURNS bigint
 LANGUAGE sql IMMUTABLE AS $$
   SELECT hashtextextended(scope, 0)
+$$;
+
+-- The lock of one card's allocations (caps and code draw on that card), until commit. Seed 5: the
+-- cards' namespace (src/domain/auth/credential-limits.ts lists the others).
+CREATE OR REPLACE FUNCTION card_lock_key(card_id uuid) RETURNS bigint
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT hashtextextended(card_id::text, 5)
 $$;

@@ -1,5 +1,5 @@
 -- The create hot path in one call (issue 12): the payment, its hold, its fee reservation, the card's
--- stamp and the expiry job in one statement, so the match-scope lock is held for that statement only
+-- stamp and the expiry job in one statement, so the card's lock is held for that statement only
 -- and a create costs one round trip (src/domain/payments/store/create.ts calls it).
 --
 -- Rules owned here, and nowhere else:
@@ -11,7 +11,8 @@
 --                 month's (Tehran) against monthly_amount_cap / monthly_count_cap (null = none)
 --   fee at creation  reserved on the merchant's row, checked against its available credit
 -- Rules it calls, owned by their concern:
---   match scope and its lock  match_scope, match_scope_lock_key  src/domain/cards/sql/match_scope.sql
+--   match scope and the locks match_scope, match_scope_lock_key (shared: card moves wait),
+--                             card_lock_key (a card's caps and code draw)  src/domain/cards/sql/match_scope.sql
 --   device online             device_online                      src/domain/devices/sql/device_online.sql
 --   code step and code draw   code_step, draw_code               src/domain/codes/sql/draw_code.sql
 --   the Jalali month          jalali_month_start                 src/domain/cards/sql/jalali_month.sql
@@ -126,9 +127,13 @@ BEGIN
         IF NOT 'device_offline' = ANY (reasons) THEN reasons := array_append(reasons, 'device_offline'); END IF;
         CONTINUE;
       END IF;
+      -- The card's own lock (its caps and its code draw), and its scope's shared lock (no card move
+      -- meanwhile). Creates on other cards of the phone go on: two of them drawing one amount meet
+      -- at the unique index over live holds (amount_holds_live_uq), and the caller draws again.
       IF waiting THEN
-        PERFORM pg_advisory_xact_lock(match_scope_lock_key(candidate.scope));
-      ELSIF NOT pg_try_advisory_xact_lock(match_scope_lock_key(candidate.scope)) THEN
+        PERFORM pg_advisory_xact_lock_shared(match_scope_lock_key(candidate.scope));
+        PERFORM pg_advisory_xact_lock(card_lock_key(candidate.id));
+      ELSIF NOT (pg_try_advisory_xact_lock_shared(match_scope_lock_key(candidate.scope)) AND pg_try_advisory_xact_lock(card_lock_key(candidate.id))) THEN
         busy := array_append(busy, candidate.id);
         CONTINUE;
       END IF;
@@ -163,7 +168,7 @@ BEGIN
     END IF;
   END IF;
 
-  -- Stamped after the scope lock, so payments of one scope are stamped in the order they commit.
+  -- Stamped after the card's lock, so payments of one card are stamped in the order they commit.
   created := date_trunc('milliseconds', clock_timestamp());
   INSERT INTO payments (id, project_id, merchant_id, card_id, link_id, amount_requested, currency, code, amount_final, amount_mode,
                         order_id, description, callback_url, token, expires_at, late_until, payer_phone, metadata, sandbox,
