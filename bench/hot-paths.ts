@@ -53,13 +53,20 @@ function load(spec: LoadSpec): Promise<LoadResult> {
 type Side = Omit<LoadSpec, 'seconds' | 'connections'>;
 type Scenario = { name: string; floorName: string; floor: Side; service: Side; target: string };
 
-async function seedProject(baseUrl: string, merchantKey: string, name: string, cards: number): Promise<{ projectId: string; apiKey: string }> {
+/**
+ * A sandbox project with `cards` cards. With `phone`, the cards sit on one phone (one match scope),
+ * as live cards always do; without, each card is its own scope (the figure kept beside it).
+ */
+async function seedProject(baseUrl: string, merchantKey: string, name: string, cards: number, opts: { phone?: boolean } = {}): Promise<{ projectId: string; apiKey: string }> {
   const { createProject } = await gql(baseUrl, merchantKey, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id } } }', {
     input: { name, sandbox: true, maxCode: 9999 },
   });
+  const deviceId = opts.phone
+    ? (await gql(baseUrl, merchantKey, 'mutation($n: String!) { createDevice(input: { name: $n }) { device { id } } }', { n: `${name} phone` })).createDevice.device.id
+    : undefined;
   for (let i = 0; i < cards; i++) {
     await gql(baseUrl, merchantKey, 'mutation($input: CreateCardInput!) { createCard(input: $input) { id } }', {
-      input: { projectId: createProject.project.id, bankCode: 'mellat', cardNumber: `610433781234${String(5678 + i).padStart(4, '0')}`, holderName: 'Bench shop' },
+      input: { projectId: createProject.project.id, deviceId, bankCode: 'mellat', cardNumber: `610433781234${String(5678 + i).padStart(4, '0')}`, holderName: 'Bench shop' },
     });
   }
   return { projectId: createProject.project.id as string, apiKey: createProject.apiKey as string };
@@ -80,7 +87,8 @@ async function main() {
     const { operatorActor } = await import('../src/domain/auth/actor.js');
     const { merchantKey } = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench merchant', credit: 0 });
     const one = await seedProject(base, merchantKey, 'one card', 1);
-    const four = await seedProject(base, merchantKey, 'four cards', 4);
+    const four = await seedProject(base, merchantKey, 'four cards on one phone', 4, { phone: true });
+    const fourApart = await seedProject(base, merchantKey, 'four cards, no phone', 4);
     const floorOne = await seedProject(base, merchantKey, 'floor, one card', 1);
     const floorFour = await seedProject(base, merchantKey, 'floor, four cards', 4);
     const reads = await seedProject(base, merchantKey, 'reads', 1);
@@ -126,10 +134,11 @@ async function main() {
     const restCreate = (p: { projectId: string; apiKey: string }): Side => ({ url: serviceUrl, method: 'POST', path: '/v1/payments', token: p.apiKey, body: 'rest-create' });
     const floorCreate = (projectId: string): Side => ({ url: floorUrl, method: 'POST', path: '/v1/payments', body: 'rest-create', projectId });
     const scenarios: Scenario[] = [
-      { name: 'POST /v1/payments, 4 cards', floorName: 'minimal create', floor: floorCreate(floorFour.projectId), service: restCreate(four), target: '≥ 0.6, p99 ≤ 100 ms' },
+      { name: 'POST /v1/payments, 4 cards on one phone', floorName: 'minimal create', floor: floorCreate(floorFour.projectId), service: restCreate(four), target: '≥ 0.6, p99 ≤ 100 ms' },
+      { name: 'POST /v1/payments, 4 cards, no phone', floorName: 'minimal create', floor: floorCreate(floorFour.projectId), service: restCreate(fourApart), target: '(beside it)' },
       { name: 'POST /v1/payments, 1 card', floorName: 'minimal create', floor: floorCreate(floorOne.projectId), service: restCreate(one), target: '≥ 0.5' },
       {
-        name: 'GraphQL createPayment, 4 cards',
+        name: 'GraphQL createPayment, 4 cards on one phone',
         floorName: 'REST create (service)',
         floor: restCreate(four),
         service: { url: serviceUrl, method: 'POST', path: '/graphql', token: four.apiKey, body: 'gql-create' },

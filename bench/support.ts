@@ -112,7 +112,9 @@ export async function call<T = any>(baseUrl: string, method: string, urlPath: st
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = (await res.json()) as T & { errors?: unknown[] };
+  // A 204 (the device heartbeat) has no body.
+  const text = await res.text();
+  const json = (text ? JSON.parse(text) : undefined) as T & { errors?: unknown[] };
   if (!res.ok || json?.errors?.length) throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
