@@ -9,6 +9,9 @@ const envSchema = z.object({
   DATABASE_URL: z.url().optional(),
   // A session of its own (migrations, LISTEN, pg-boss wake-ups) when DATABASE_URL is a transaction pooler.
   DATABASE_DIRECT_URL: z.url().optional(),
+  // A streaming replica for exports, stats and dashboard lists (docs/operations.md "Read replica").
+  DATABASE_READ_URL: z.url().optional(),
+  DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().positive().default(30),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -42,6 +45,14 @@ export type Config = {
    * DATABASE_URL may then be PgBouncer in transaction mode. Unset with the embedded default.
    */
   databaseDirectUrl: string | undefined;
+  /**
+   * A streaming replica (DATABASE_READ_URL) for reads that may lag: exports, paymentStats and the
+   * dashboard's lists. Never money decisions, never a read of what the caller just wrote. Unset:
+   * those read the primary.
+   */
+  databaseReadUrl: string | undefined;
+  /** Beyond this replica lag (seconds) those reads go to the primary too. */
+  databaseReadMaxLagSeconds: number;
   port: number;
   publicBaseUrl: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -83,6 +94,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid environment:\n  SECRET_KEY: required when DATABASE_URL is set (it encrypts stored webhook secrets)',
     );
   }
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    throw new ConfigError('Invalid environment:\n  DATABASE_READ_URL: set it together with DATABASE_URL (the replica of that database)');
+  }
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
     throw new ConfigError(
       'Invalid environment:\n  DATABASE_DIRECT_URL: set it together with DATABASE_URL (the embedded default needs neither)',
@@ -92,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
     databaseDirectUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
+    databaseReadUrl: e.DATABASE_READ_URL,
+    databaseReadMaxLagSeconds: e.DATABASE_READ_MAX_LAG_SECONDS,
     port: e.PORT,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

@@ -100,6 +100,7 @@ async function main() {
   }
   const postgres = db.directUrl === db.databaseUrl ? 'DATABASE_URL' : 'DATABASE_URL (sessions: DATABASE_DIRECT_URL)';
   console.log(db.embedded ? `  Postgres:  embedded on 127.0.0.1:${db.embedded.port} (data in ${config.dataDir}/pg)` : `  Postgres:  ${postgres}`);
+  if (runtime.deps.reads) console.log('  Replica:   DATABASE_READ_URL (exports, stats and dashboard lists; the primary while it lags or is down)');
   if (config.webhookAllowPrivate) {
     console.log('  Webhooks:  loopback and private targets allowed over http (development; WEBHOOK_ALLOW_PRIVATE=0 refuses them)');
   }

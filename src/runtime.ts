@@ -1,7 +1,8 @@
 import { jobDefinitions } from '../jobs/index.js';
 import type { Config } from './config.js';
-import { createPool } from './db/pool.js';
+import { createPool, guardAbandonedClients } from './db/pool.js';
 import { createPrisma } from './db/prisma.js';
+import { ReadReplica } from './db/read-pool.js';
 import { SecretBox } from './domain/auth/secret-box.js';
 import type { Deps } from './domain/deps.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
@@ -28,6 +29,8 @@ export async function startRuntime(opts: {
    * DATABASE_DIRECT_URL when `databaseUrl` is the configured DATABASE_URL, else `databaseUrl`.
    */
   directUrl?: string;
+  /** A streaming replica for reads that may lag (exports, stats, dashboard lists). Default: DATABASE_READ_URL. */
+  readUrl?: string | null;
   secretKey: string;
   role: Role;
   log: Logger;
@@ -36,6 +39,7 @@ export async function startRuntime(opts: {
   lookup?: Deps['lookup'];
 }): Promise<Runtime> {
   const { config, role, log } = opts;
+  guardAbandonedClients((err) => log.warn({ err }, 'database connection: error after its owner let it go (ignored)'));
   const directUrl = opts.directUrl ?? (opts.databaseUrl === config.databaseUrl ? config.databaseDirectUrl : undefined) ?? opts.databaseUrl;
   // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool.
   const pool = createPool(opts.databaseUrl, role === 'api' ? 10 : 24);
@@ -47,10 +51,14 @@ export async function startRuntime(opts: {
   // The creates' expiry-job function is installed now, not by the first create inside its
   // transaction, where it would wait for a second pooled connection while holding one.
   if (serving) await ensureExpiryJobFunction(pool, jobs);
+  // Only API processes read reports and lists; workers decide money and stay on the primary.
+  const readUrl = opts.readUrl === undefined ? config.databaseReadUrl : opts.readUrl;
+  const reads = serving && readUrl ? await ReadReplica.open(readUrl, { maxLagSeconds: config.databaseReadMaxLagSeconds, log }) : null;
   const deps: Deps = {
     config,
     prisma,
     pool,
+    reads,
     log,
     secrets: new SecretBox(opts.secretKey),
     jobs,
@@ -69,6 +77,7 @@ export async function startRuntime(opts: {
       await http?.close();
       await jobs.stop();
       await deps.limits?.stop();
+      await reads?.stop();
       await prisma.$disconnect();
       await pool.end();
     })());

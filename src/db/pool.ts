@@ -39,6 +39,18 @@ class CountingClient extends pg.Client {
   /** Settles when this connection's last statement has; never rejects. */
   private previous: Promise<unknown> = Promise.resolve();
 
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // pg-pool takes its idle 'error' listener off a client while it is checked out. A connection
+    // that dies between two statements of a checked-out client (the server or PgBouncer ends it:
+    // "terminating connection due to unexpected postmaster exit", "server conn crashed?" when the
+    // primary dies mid-transaction) would then emit 'error' with nobody listening, which ends the
+    // process (the failover exercise, bench/failover.ts, lost all four processes so). The error
+    // needs no handling here: the client is no longer queryable, so its holder's next statement
+    // fails, and pg-pool discards a client that is not queryable when it is released.
+    this.on('error', () => undefined);
+  }
+
   // pg's query() has many overloads; the arguments pass through as they came.
   override query(...args: unknown[]): never {
     statementLog.sent++;
@@ -66,12 +78,41 @@ class CountingClient extends pg.Client {
   }
 }
 
+let guarded = false;
+
+/**
+ * An 'error' a pg client emits once its owner stopped listening is logged, instead of ending the
+ * process (an EventEmitter 'error' with no listener throws). pg-boss 12.35's LISTEN connection
+ * (dist/db.js, `disconnect`) removes every listener of a failed client, then ends it; behind
+ * PgBouncer in session mode a dying server sends two errors, the backend's FATAL "terminating
+ * connection due to unexpected postmaster exit" and then PgBouncer's "server conn crashed?", and
+ * the second arrived on a client with no listener left: every API and worker process died at the
+ * failover (bench/failover.ts). pg-boss creates that client itself, so the guard is on pg.Client's
+ * prototype; a client somebody listens to is not affected.
+ */
+export function guardAbandonedClients(onLateError: (err: unknown) => void): void {
+  if (guarded) return;
+  guarded = true;
+  const emit = pg.Client.prototype.emit;
+  pg.Client.prototype.emit = function (this: pg.Client, event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'error' && this.listenerCount('error') === 0) {
+      onLateError(args[0]);
+      return false;
+    }
+    return emit.call(this, event, ...args);
+  };
+}
+
 /**
  * The one pool of a process: Prisma (management, Pothos relations) and the hot paths' typed SQL
  * (src/db/statement.ts) both draw from it, so a request never waits on a second pool's connections.
  * `connectionString` is DATABASE_URL, which may be PgBouncer in transaction mode: nothing sent
  * through this pool relies on a session (no named statements, LISTEN, session locks or SET).
  */
-export function createPool(connectionString: string, max: number): pg.Pool {
-  return new pg.Pool({ connectionString, max, Client: CountingClient });
+export function createPool(
+  connectionString: string,
+  max: number,
+  options: Pick<pg.PoolConfig, 'application_name' | 'connectionTimeoutMillis'> = {},
+): pg.Pool {
+  return new pg.Pool({ ...options, connectionString, max, Client: CountingClient });
 }

@@ -2,6 +2,7 @@ import type { LookupFunction } from 'node:net';
 import type { Config } from '../config.js';
 import type pg from 'pg';
 import type { PrismaClient } from '../db/prisma.js';
+import type { ReadReplica } from '../db/read-pool.js';
 import type { Logger } from '../logger.js';
 import type { SecretBox } from './auth/secret-box.js';
 import type { JobQueue } from '../queue/job-queue.js';
@@ -14,6 +15,11 @@ export type Deps = {
   prisma: PrismaClient;
   /** The pool Prisma runs on, for the hot paths' typed SQL (statement(), src/db/statement.ts). */
   pool: pg.Pool;
+  /**
+   * DATABASE_READ_URL's replica (API processes only), for reads that may lag; null or absent: none.
+   * Never used directly: src/domain/reports/read-pool.ts picks it or the primary.
+   */
+  reads?: ReadReplica | null;
   log: Logger;
   secrets: SecretBox;
   jobs: JobQueue;

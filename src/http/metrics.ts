@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Router } from 'express';
 import { Router as makeRouter } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { ReadReplica } from '../db/read-pool.js';
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../errors.js';
 import { sendError } from './errors.js';
@@ -37,6 +38,7 @@ export function createMetrics() {
   };
 
   const routes = (deps: Deps): Router => {
+    if (deps.reads) replicaGauges(registry, deps.reads);
     const router = makeRouter();
     router.get('/metrics', async (req, res) => {
       const token = deps.config.metricsToken;
@@ -54,4 +56,38 @@ export function createMetrics() {
     return router;
   };
   return { measure, routes };
+}
+
+/**
+ * DATABASE_READ_URL's replica, checked afresh at scrape time (one statement on the replica, 1 s at
+ * most; the three gauges share the check in flight): `gateway_replica_up` 0 when it did not
+ * answer, and then the lag is NaN (unknown, not zero).
+ */
+function replicaGauges(registry: Registry, replica: ReadReplica) {
+  new Gauge({
+    name: 'gateway_replica_lag_seconds',
+    help: 'Seconds the read replica (DATABASE_READ_URL) is behind its primary: 0 when it has replayed all WAL it received; NaN when unreachable',
+    registers: [registry],
+    async collect() {
+      const s = await replica.refresh();
+      this.set(s.up && s.lagSeconds !== null ? s.lagSeconds : Number.NaN);
+    },
+  });
+  new Gauge({
+    name: 'gateway_replica_up',
+    help: 'Whether the read replica answered its check (1) or not (0)',
+    registers: [registry],
+    async collect() {
+      this.set((await replica.refresh()).up ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'gateway_replica_in_use',
+    help: 'Whether exports, stats and dashboard lists read the replica now (1) or the primary (0: unreachable, cut off from its primary, or lagging beyond DATABASE_READ_MAX_LAG_SECONDS)',
+    registers: [registry],
+    async collect() {
+      await replica.refresh();
+      this.set(replica.usable ? 1 : 0);
+    },
+  });
 }

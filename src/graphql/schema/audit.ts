@@ -1,5 +1,6 @@
 import { AUDIT_ACTOR_KINDS, type AuditActorKind } from '../../domain/audit/audit.js';
 import { visibleAuditEvents } from '../../domain/audit/visibility.js';
+import { readPrisma } from '../../domain/reports/read-pool.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 
@@ -67,9 +68,11 @@ builder.queryField('auditEvents', (t) =>
         projectId: args.projectId == null ? null : String(args.projectId),
         subjectId: args.subjectId == null ? null : String(args.subjectId),
       });
+      // A dashboard list: the read replica when there is one (may lag; src/domain/reports/read-pool.ts).
+      const db = readPrisma(ctx.deps);
       // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
-      return pageWithinScope(query, (id) => ctx.deps.prisma.auditEvent.count({ where: { AND: [where, { id }] } }), () =>
-        ctx.deps.prisma.auditEvent.findMany({ ...query, where, orderBy: [{ at: 'desc' }, { id: 'desc' }] }),
+      return pageWithinScope(query, (id) => db.auditEvent.count({ where: { AND: [where, { id }] } }), () =>
+        db.auditEvent.findMany({ ...query, where, orderBy: [{ at: 'desc' }, { id: 'desc' }] }),
       );
     },
   }),

@@ -2,6 +2,7 @@ import { dismissBankMessage, visibleMessages } from '../../domain/bank-messages/
 import { MESSAGE_STATUSES } from '../../domain/bank-messages/messages.js';
 import { simulateDeposit } from '../../flows/simulate-deposit.js';
 import { SIM_OUTCOMES } from '../../domain/sandbox/simulation.js';
+import { readPrisma } from '../../domain/reports/read-pool.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';
@@ -105,11 +106,24 @@ builder.queryField('bankMessages', (t) =>
     },
     resolve: (query, _root, args, ctx) => {
       const where = { AND: [visibleMessages(ctx.actor, args.projectId as string | null | undefined), args.status ? { status: args.status } : {}] };
+      // A dashboard list: the read replica when there is one (may lag; src/domain/reports/read-pool.ts).
+      const db = readPrisma(ctx.deps);
       // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
-      return pageWithinScope(query, (id) => ctx.deps.prisma.bankMessage.count({ where: { AND: [where, { id }] } }), () =>
-        ctx.deps.prisma.bankMessage.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+      return pageWithinScope(query, (id) => db.bankMessage.count({ where: { AND: [where, { id }] } }), () =>
+        db.bankMessage.findMany({ ...query, where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
       );
     },
+    totalCount: (_parent, args, ctx) =>
+      readPrisma(ctx.deps).bankMessage.count({ where: { AND: [visibleMessages(ctx.actor, args.projectId as string | null | undefined), args.status ? { status: args.status } : {}] } }),
+  }, {
+    // The prisma plugin's own totalCount field, described: the marker keeps its count-only shortcut.
+    fields: (c) => ({
+      totalCount: c.int({
+        description: 'How many messages match the filters, over all pages (the dashboard’s review badge).',
+        extensions: { pothosPrismaTotalCount: true },
+        resolve: (connection) => (connection as { totalCount?: () => number | Promise<number> }).totalCount?.() ?? 0,
+      }),
+    }),
   }),
 );
 

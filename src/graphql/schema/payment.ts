@@ -3,6 +3,7 @@ import { createPayment } from '../../domain/payments/create-payment.js';
 import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
 import { checkoutUrl, verifyResult, type VerifyResult } from '../../domain/payments/record.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/types.js';
+import { readPrisma } from '../../domain/reports/read-pool.js';
 import type { Currency as CurrencyName } from '../../domain/banking/currency.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
@@ -92,7 +93,16 @@ const CreatePaymentInput = builder.inputType('CreatePaymentInput', {
   }),
 });
 
-type FilterArgs = { status?: string | null; orderId?: string | null; from?: Date | null; to?: Date | null; reviewRequired?: boolean | null; reported?: boolean | null };
+type FilterArgs = {
+  status?: string | null;
+  orderId?: string | null;
+  from?: Date | null;
+  to?: Date | null;
+  reviewRequired?: boolean | null;
+  reported?: boolean | null;
+  amount?: string | number | bigint | null;
+  cardLast4?: string | null;
+};
 
 /** GraphQL nulls mean "no filter", as absent query parameters do in REST. */
 const filterOf = (a: FilterArgs) => ({
@@ -102,6 +112,8 @@ const filterOf = (a: FilterArgs) => ({
   to: a.to?.toISOString(),
   reviewRequired: a.reviewRequired ?? undefined,
   reported: a.reported ?? undefined,
+  amount: a.amount ?? undefined,
+  cardLast4: a.cardLast4 ?? undefined,
 });
 
 builder.queryFields((t) => ({
@@ -130,17 +142,21 @@ builder.queryFields((t) => ({
       projectId: t.arg.id({ description: 'Merchant key: only this project’s payments. A project key: its own project (any other id matches nothing).' }),
       reviewRequired: t.arg.boolean({ description: 'Only payments flagged (true) or not flagged (false) for review.' }),
       reported: t.arg.boolean({ description: 'true: the payer reported paying and the payment is not confirmed (“reported paying, nothing came”); false: no report.' }),
+      amount: t.arg({ type: 'Amount', description: 'Only payments whose amountFinal or amountRequested is this many rials.' }),
+      cardLast4: t.arg.string({ description: 'Only payments to a card ending in these four digits, or whose payer’s card ends in them.' }),
       status: t.arg({ description: 'Only payments in this state.', type: PaymentStatus }),
       orderId: t.arg.string({ description: 'Only payments with this order identifier.' }),
       from: t.arg({ description: 'Created at or after this time.', type: 'DateTime' }),
       to: t.arg({ description: 'Created at or before this time.', type: 'DateTime' }),
     },
-    totalCount: (_parent, args, ctx) => ctx.deps.prisma.payment.count({ where: paymentsFilteredFor(ctx.actor, filterOf(args), args.projectId as string | null) }),
+    // A dashboard list: the read replica when there is one (may lag; src/domain/reports/read-pool.ts).
+    totalCount: (_parent, args, ctx) => readPrisma(ctx.deps).payment.count({ where: paymentsFilteredFor(ctx.actor, filterOf(args), args.projectId as string | null) }),
     resolve: (query, _root, args, ctx) => {
       const where = paymentsFilteredFor(ctx.actor, filterOf(args), args.projectId as string | null);
+      const db = readPrisma(ctx.deps);
       // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
-      return pageWithinScope(query, (id) => ctx.deps.prisma.payment.count({ where: { AND: [where, { id }] } }), () =>
-        ctx.deps.prisma.payment.findMany({ ...query, where, orderBy: paymentOrder }),
+      return pageWithinScope(query, (id) => db.payment.count({ where: { AND: [where, { id }] } }), () =>
+        db.payment.findMany({ ...query, where, orderBy: paymentOrder }),
       );
     },
   }, {
