@@ -1,6 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { retryOnConflict } from './errors.js';
 
 export type { PrismaClient };
 export type Tx = Prisma.TransactionClient;
@@ -15,4 +16,13 @@ export function createPrisma(pool: pg.Pool): PrismaClient {
     adapter: new PrismaPg(pool),
     transactionOptions: { maxWait: 15_000, timeout: 30_000 },
   });
+}
+
+/**
+ * One interactive transaction for a decision, run again from the start when Postgres aborts it to
+ * break a deadlock (two decisions, or a decision and a sweep, locking rows in opposite orders):
+ * a caller never sees a deadlock, and nothing half-applied survives.
+ */
+export function decisionTransaction<T>(prisma: PrismaClient, run: (tx: Tx) => Promise<T>): Promise<T> {
+  return retryOnConflict(() => prisma.$transaction(run));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tx } from '../db/prisma.js';
+import { decisionTransaction, type Tx } from '../db/prisma.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../domain/auth/actor.js';
 import { callerScope, requireDecider } from '../domain/auth/scope.js';
@@ -35,12 +35,14 @@ export async function attachBankMessage(deps: Deps, actor: Actor, input: unknown
   const data = parseInput(attachInput, input);
   if (!uuidSchema.safeParse(data.messageId).success) throw AppError.notFound('Bank message');
   if (!uuidSchema.safeParse(data.paymentId).success) throw AppError.notFound('Payment');
-  return deps.prisma.$transaction(async (tx) => {
+  return decisionTransaction(deps.prisma, async (tx) => {
     const message = await lockVisibleMessage(tx, actor, data.messageId);
     const payment = await lockPayment(tx, data.paymentId, scope);
     const refused = attachRefusal(message, payment, data.acceptAmount ?? false);
     if (refused) throw new AppError(refused.code, refused.message, refused.details);
     const note = data.note ?? null;
+    // Other payments' rows before the merchant's (the fee): every transaction locks payments first.
+    await releaseReviewFlags(tx, message, payment.id);
     const confirmed = await applyTransition(
       tx,
       deps.jobs,
@@ -65,7 +67,7 @@ export async function attachBankMessage(deps: Deps, actor: Actor, input: unknown
 
 async function markAttached(
   tx: Tx,
-  message: { id: string; cardId: string | null; evidenceProblem: string | null; flaggedPaymentIds: string[] },
+  message: { id: string; cardId: string | null; evidenceProblem: string | null },
   payment: PaymentRow,
   note: string | null,
 ) {
@@ -84,5 +86,4 @@ async function markAttached(
   });
   // A deposit held for its balance that the merchant attaches is the card's new chain reference.
   if (message.evidenceProblem === 'balance_mismatch') await trustMessage(tx, message.id);
-  await releaseReviewFlags(tx, message, payment.id);
 }

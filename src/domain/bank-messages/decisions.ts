@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tx } from '../../db/prisma.js';
+import { decisionTransaction, type Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { BankMessage, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../auth/actor.js';
@@ -40,7 +40,7 @@ export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, n
   callerScope(actor);
   requireDecider(actor);
   const checkedNote = parseInput(z.string().trim().max(500, 'must be at most 500 characters').nullish(), note) ?? null;
-  return deps.prisma.$transaction(async (tx) => {
+  return decisionTransaction(deps.prisma, async (tx) => {
     const message = await lockVisibleMessage(tx, actor, id);
     if (!(DECIDABLE_STATUSES as readonly string[]).includes(message.status)) {
       throw new AppError('invalid_state', `Only messages that are ${DECIDABLE_STATUSES.join(', ')} can be dismissed.`, { status: message.status });
@@ -76,13 +76,16 @@ export async function reviewedDeposit(tx: Tx, paymentId: string): Promise<{ id: 
   return waiting.length === 1 ? waiting[0]! : null;
 }
 
-/** The reviewed deposit becomes the confirming message, and evidence for the ones after it. */
-export async function settleReviewedMessage(tx: Tx, message: { id: string; flaggedPaymentIds: string[] }, paymentId: string): Promise<void> {
+/**
+ * The reviewed deposit becomes the confirming message, and evidence for the ones after it. The
+ * flags it set on other payments are cleared by the caller before the confirmation charges the fee
+ * (`releaseReviewFlags`): payments' rows are locked before the merchant's.
+ */
+export async function settleReviewedMessage(tx: Tx, message: { id: string }, paymentId: string): Promise<void> {
   await tx.bankMessage.update({
     where: { id: message.id },
     data: { status: 'matched', paymentId, reviewReason: null, statusReason: 'Confirmed manually by the merchant after review.', decidedAt: new Date() },
   });
   // A deposit the merchant confirmed after checking the bank becomes evidence for the ones after it.
   await trustMessage(tx, message.id);
-  await releaseReviewFlags(tx, message, paymentId);
 }

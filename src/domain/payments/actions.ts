@@ -1,3 +1,4 @@
+import { decisionTransaction } from '../../db/prisma.js';
 import { z } from 'zod';
 import { currencySchema, toRials, wholeAmountSchema } from '../banking/currency.js';
 import { verifyOfProject } from './store/reads.js';
@@ -8,6 +9,7 @@ import { auditPaymentDecision } from './decision-audit.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { reviewedDeposit, settleReviewedMessage } from '../bank-messages/decisions.js';
+import { releaseReviewFlags } from '../matching/review-flags.js';
 import { afterLateWindow } from './state-machine.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import { applyTransition, lockPayment } from './transitions.js';
@@ -57,7 +59,7 @@ export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason
   const scope = callerScope(actor);
   requireDecider(actor);
   const why = parseInput(z.object({ reason: reasonSchema }), { reason }).reason;
-  return deps.prisma.$transaction(async (tx) => {
+  return decisionTransaction(deps.prisma, async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);
     const rejected = await applyTransition(tx, deps.jobs, payment, 'reject', { rejectReason: why });
     await auditPaymentDecision(tx, actor, 'payment.rejected', payment, rejected, why);
@@ -80,7 +82,7 @@ export async function confirmPaymentManually(deps: Deps, actor: Actor, id: strin
   const scope = callerScope(actor);
   requireDecider(actor);
   const input = parseInput(confirmSchema, { note, late });
-  return deps.prisma.$transaction(async (tx) => {
+  return decisionTransaction(deps.prisma, async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);
     if (!input.late && payment.status !== 'confirmed' && afterLateWindow(payment, payment.lockedAt)) {
       throw new AppError(
@@ -90,6 +92,8 @@ export async function confirmPaymentManually(deps: Deps, actor: Actor, id: strin
       );
     }
     const waiting = await reviewedDeposit(tx, payment.id);
+    // The other payments it flagged, before the confirmation takes the merchant's row (the fee).
+    if (waiting) await releaseReviewFlags(tx, waiting, payment.id);
     const name = input.late && afterLateWindow(payment, payment.lockedAt) ? 'confirm_late' : 'confirm';
     const confirmed = await applyTransition(
       tx,
@@ -114,7 +118,7 @@ export async function dismissPaymentReview(deps: Deps, actor: Actor, id: string,
   const scope = callerScope(actor);
   requireDecider(actor);
   const checkedNote = parseInput(noteSchema, note) ?? null;
-  return deps.prisma.$transaction(async (tx) => {
+  return decisionTransaction(deps.prisma, async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);
     if (!payment.reviewRequired) throw new AppError('invalid_state', 'The payment is not flagged for review.', { status: payment.status });
     const cleared = await tx.payment.update({ where: { id: payment.id }, data: { reviewRequired: false, reviewReason: null } });

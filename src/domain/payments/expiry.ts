@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/prisma.js';
+import { decisionTransaction, type Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import type { Deps } from '../deps.js';
 import { applyTransition, lockPayment, releaseFeeIfDue } from './transitions.js';
@@ -11,7 +11,7 @@ import type { PaymentRow } from './types.js';
  * event are the state machine's `expire` row, as in `expireBatch`.
  */
 export async function expirePayment(deps: Deps, paymentId: string): Promise<boolean> {
-  const expired = await deps.prisma.$transaction(async (tx) => {
+  const expired = await decisionTransaction(deps.prisma, async (tx) => {
     const payment = await lockPayment(tx, paymentId).catch(() => null);
     if (!payment) return null;
     if (payment.status === 'pending' && payment.expiresAt.getTime() > payment.lockedAt.getTime()) {
@@ -40,7 +40,7 @@ export async function releaseFeeAtLateWindowEnd(tx: Tx, jobs: JobQueue, payments
  * confirmed one keeps its debit. Idempotent: a second run finds the fee no longer reserved.
  */
 export async function endLateWindow(deps: Deps, paymentId: string): Promise<boolean> {
-  return deps.prisma.$transaction(async (tx) => {
+  return decisionTransaction(deps.prisma, async (tx) => {
     const payment = await lockPayment(tx, paymentId).catch(() => null);
     if (!payment) return false;
     if (refusal(payment, 'expire', payment.lockedAt) !== null) return releaseFeeIfDue(tx, payment);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tx } from '../../db/prisma.js';
+import { decisionTransaction, type Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { Refund } from '../../generated/prisma/client.js';
 import type { Actor } from '../auth/actor.js';
@@ -80,7 +80,7 @@ export async function recordRefund(deps: Deps, actor: Actor, paymentId: string, 
   const scope = callerScope(actor);
   requireDecider(actor);
   const data = parseInput(refundInput, input);
-  return deps.prisma.$transaction(async (tx) => {
+  return decisionTransaction(deps.prisma, async (tx) => {
     const payment = await lockPayment(tx, paymentIdOrNotFound(paymentId), scope);
     if (payment.status !== 'confirmed') {
       throw new AppError('invalid_state', `Only a confirmed payment can be refunded; this one is ${payment.status}.`, { status: payment.status });
@@ -134,7 +134,7 @@ export async function refundBankMessage(deps: Deps, actor: Actor, messageId: str
   if (!data.destinationCard && !data.destinationSheba) {
     throw AppError.invalid([{ field: 'destinationCard', message: 'a destination is required: destinationCard (16 digits) or destinationSheba (IR + 24 digits)' }]);
   }
-  return deps.prisma.$transaction(async (tx) => {
+  return decisionTransaction(deps.prisma, async (tx) => {
     const message = await lockVisibleMessage(tx, actor, messageId);
     if (message.direction !== 'deposit' || message.amount === null || !(REFUNDABLE_MESSAGE_STATUSES as readonly string[]).includes(message.status)) {
       throw new AppError('invalid_state', `Only a deposit that is ${REFUNDABLE_MESSAGE_STATUSES.join(', ')} can be refunded as a deposit; this message is ${message.status}${message.paymentId && message.status === 'matched' ? ': refund its payment' : ''}.`, {
