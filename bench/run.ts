@@ -10,7 +10,10 @@ const SCENARIOS: Record<string, { file: string; what: string }> = {
   'hot-paths': { file: 'hot-paths.ts', what: 'create, GraphQL create, get, verify, checkout view, list: each against its floor, alternating (--profile: cpu profile of create)' },
   fairness: { file: 'fairness.ts', what: "merchant B's webhooks while A's 9 s endpoint has 40 events queued" },
   'sse-memory': { file: 'sse-memory.ts', what: '2,000 SSE subscriptions opened and closed: heap after GC vs before, listeners left' },
+  subscriptions: { file: 'subscriptions.ts', what: '10,000 idle checkoutStatus subscriptions over SSE and graphql-ws: heap and RSS each, after close (--snapshot: retained objects)' },
+  soak: { file: 'soak.ts', what: 'SOAK_MINUTES (10) of creates, SMS deposits, webhooks and 500 subscriptions: memory of API and worker, p99 per minute, errors' },
   export: { file: 'export.ts', what: '100,000 payments exported as CSV and XLSX over HTTP: time and peak RSS of the server process' },
+  failover: { file: 'failover.ts', what: 'kill -9 of the primary under load, synchronous standby promoted behind PgBouncer: failures, recovery, lost writes' },
 };
 
 const name = process.argv[2];

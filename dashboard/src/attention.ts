@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
-import { useQuery } from 'urql';
 import { graphql } from './graphql.js';
 import { usePaymentEvents } from './live.js';
+import { useDeferredQuery } from './query.js';
 
 /** What needs the merchant: deposits and payments waiting for a decision, phones offline. */
 const Attention = graphql(`
@@ -54,7 +54,7 @@ const Attention = graphql(`
 const POLL_MS = 30_000;
 
 export function useAttention() {
-  const [result, refetch] = useQuery({ query: Attention, requestPolicy: 'cache-and-network' });
+  const [result, refetch] = useDeferredQuery({ query: Attention, requestPolicy: 'cache-and-network' });
   useEffect(() => {
     const timer = window.setInterval(() => refetch({ requestPolicy: 'network-only' }), POLL_MS);
     return () => window.clearInterval(timer);

@@ -23,8 +23,11 @@ export function createClient(onUnauthorized: () => void): Client {
     fetchOptions: { credentials: 'same-origin', headers: { ...CSRF_HEADER } },
     exchanges: [
       mapExchange({
-        onError(error) {
-          if (isUnauthorized(error)) onUnauthorized();
+        onError(error, operation) {
+          // A live stream ends with `unauthorized` whenever the session's credential changes, a
+          // new role included: the session may well go on. The stream's owner (LiveProvider) reads
+          // again, and those reads go to the login page if the session is really over.
+          if (operation.kind !== 'subscription' && isUnauthorized(error)) onUnauthorized();
         },
       }),
       cacheExchange,

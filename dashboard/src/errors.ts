@@ -24,11 +24,18 @@ export function errorDetails(error: CombinedError | undefined): Record<string, u
 }
 
 /** A sentence for the user: the catalog's Persian line, else the server's own message. */
+const ROLE_NAME: Record<string, string> = { owner: 'مالک', staff: 'کارمند', viewer: 'بیننده' };
+
 export function errorText(error: CombinedError | undefined): string | null {
   if (!error) return null;
   if (error.networkError) return 'ارتباط با سرور برقرار نشد؛ دوباره تلاش کنید.';
   const first = error.graphQLErrors[0];
   const code = errorCode(error);
+  // The server names the role it saw: one changed by an owner since this page was opened shows here.
+  const role = errorDetails(error).role;
+  if (code === 'forbidden' && typeof role === 'string' && ROLE_NAME[role]) {
+    return `نقش شما («${ROLE_NAME[role]}») اجازهٔ این کار را نمی‌دهد؛ مالک حساب می‌تواند نقش شما را تغییر دهد.`;
+  }
   if (code && BY_CODE[code]) return BY_CODE[code];
   return first?.message ?? 'خطایی رخ داد.';
 }

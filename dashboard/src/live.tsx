@@ -1,5 +1,6 @@
-import { createContext, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, type ReactNode } from 'react';
 import { useSubscription } from 'urql';
+import { isUnauthorized } from './client.js';
 import { PaymentRowFragment } from './fragments.js';
 import { graphql, type ResultOf } from './graphql.js';
 
@@ -28,10 +29,10 @@ export type PaymentEvent = ResultOf<typeof PaymentEvents>['paymentEvents'];
 type Listener = (event: PaymentEvent | null) => void;
 const RESYNC_MS = 1500;
 
-const LiveContext = createContext<{ listen: (fn: Listener) => () => void; connected: boolean }>({
-  listen: () => () => {},
-  connected: false,
-});
+// Two contexts: pages listen through a value that never changes, so the stream connecting or
+// dropping re-renders only what shows its state (the header), not every page.
+const ListenContext = createContext<(fn: Listener) => () => void>(() => () => {});
+const ConnectedContext = createContext(false);
 
 export function LiveProvider({ children }: { children: ReactNode }) {
   const listeners = useRef(new Set<Listener>());
@@ -41,38 +42,51 @@ export function LiveProvider({ children }: { children: ReactNode }) {
   });
   const started = useRef(false);
   if (result.fetching) started.current = true;
-  // A stream that ended (a restart of the server, a dropped connection) is opened again.
+  // urql keeps a stream's last error on the result after it is opened again: an error counts until
+  // the stream it ended is replaced.
+  const replaced = useRef<unknown>(null);
+  const error = result.error && result.error !== replaced.current ? result.error : undefined;
+  // A stream that ended (a restart of the server, a dropped connection, an error sent on a stream
+  // the server then leaves open) is opened again.
   useEffect(() => {
-    if (result.fetching || !started.current) return;
-    const timer = window.setTimeout(() => resubscribe(), 3000);
+    if ((result.fetching && !error) || !started.current) return;
+    const timer = window.setTimeout(() => {
+      replaced.current = error ?? null;
+      resubscribe();
+    }, 3000);
     return () => window.clearTimeout(timer);
-  }, [result.fetching, result.error, resubscribe]);
-  const connected = result.fetching && !result.error;
+  }, [result.fetching, error, resubscribe]);
+  // Ended because the session's credential changed (a new role, a password change elsewhere,
+  // sign-out): every page and the header read again at once, so a new role shows (or its
+  // refusals start) and an ended session goes to the login page.
+  const ended = error && isUnauthorized(error) ? error : null;
+  useEffect(() => {
+    if (ended) listeners.current.forEach((fn) => fn(null));
+  }, [ended]);
+  const connected = result.fetching && !error;
   // Between a page's first read and the server registering the stream, an event can slip by.
   useEffect(() => {
     if (!connected) return;
     const timer = window.setTimeout(() => listeners.current.forEach((fn) => fn(null)), RESYNC_MS);
     return () => window.clearTimeout(timer);
   }, [connected]);
-  const value = useMemo(
-    () => ({
-      listen: (fn: Listener) => {
-        listeners.current.add(fn);
-        return () => void listeners.current.delete(fn);
-      },
-      connected,
-    }),
-    [connected],
+  const listen = useCallback((fn: Listener) => {
+    listeners.current.add(fn);
+    return () => void listeners.current.delete(fn);
+  }, []);
+  return (
+    <ListenContext.Provider value={listen}>
+      <ConnectedContext.Provider value={connected}>{children}</ConnectedContext.Provider>
+    </ListenContext.Provider>
   );
-  return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }
 
 /** Calls `fn` with every payment event while the component is mounted. */
 export function usePaymentEvents(fn: Listener): void {
-  const { listen } = useContext(LiveContext);
+  const listen = useContext(ListenContext);
   const ref = useRef(fn);
   ref.current = fn;
   useEffect(() => listen((event) => ref.current(event)), [listen]);
 }
 
-export const useLiveConnected = () => useContext(LiveContext).connected;
+export const useLiveConnected = () => useContext(ConnectedContext);

@@ -1,8 +1,9 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'urql';
 import { App } from './app.js';
 import { createClient } from './client.js';
+import { preloadPage } from './lazy-pages.js';
 import { BASE, loginHref, navigate } from './router.js';
 import { UnitProvider } from './unit.js';
 import './styles.css';
@@ -13,15 +14,23 @@ const client = createClient(() => {
   if (!window.location.pathname.startsWith(`${BASE}/login`)) navigate(loginHref(), { replace: true });
 });
 
+// This page's chunk is fetched now, beside React's start-up, not once the shell has rendered.
+preloadPage(window.location.pathname.slice(BASE.length).replace(/\/+$/, '') || '/');
+
 const root = document.getElementById('root');
 if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <Provider value={client}>
-        <UnitProvider>
-          <App />
-        </UnitProvider>
-      </Provider>
-    </StrictMode>,
-  );
+  // The first render as a transition: React renders it in slices (the page's "loading" line stays
+  // on screen meanwhile) instead of one long task on a slow phone.
+  const reactRoot = createRoot(root);
+  startTransition(() => {
+    reactRoot.render(
+      <StrictMode>
+        <Provider value={client}>
+          <UnitProvider>
+            <App />
+          </UnitProvider>
+        </Provider>
+      </StrictMode>,
+    );
+  });
 }

@@ -12,3 +12,27 @@ export function useRole(): { role: Role | null; canDecide: boolean; isOwner: boo
   const role = useContext(RoleContext);
   return { role, canDecide: role !== 'viewer', isOwner: role === null || role === 'owner' };
 }
+
+const ROLE_NAME: Record<Role, string> = { owner: 'مالک', staff: 'کارمند', viewer: 'بیننده' };
+
+/** Why a page shows no decision forms: a viewer reads and exports only. */
+export function ReadOnlyNote() {
+  const { role } = useRole();
+  if (role !== 'viewer') return null;
+  return (
+    <p className="muted" id="read-only-note">
+      نقش شما «{ROLE_NAME[role]}» است: می‌توانید ببینید و خروجی بگیرید؛ تصمیم دربارهٔ پرداخت‌ها و واریزها با مالک یا کارمند است.
+    </p>
+  );
+}
+
+/** Why a page shows no forms to change it: projects, keys, phones, cards, links and webhooks are the owner's. */
+export function OwnerOnlyNote() {
+  const { role, isOwner } = useRole();
+  if (isOwner || !role) return null;
+  return (
+    <p className="muted" id="owner-only-note">
+      نقش شما «{ROLE_NAME[role]}» است: این بخش را می‌بینید؛ تغییر آن با مالک حساب است.
+    </p>
+  );
+}

@@ -1,4 +1,5 @@
 import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { preloadPage } from './lazy-pages.js';
 
 /** The dashboard's own small router: paths under /dashboard, the History API, bookmarkable URLs. */
 export const BASE = '/dashboard';
@@ -49,6 +50,12 @@ export function loginHref(): string {
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };
 
+/** The page a dashboard link leads to, its chunk fetched ahead when the pointer or focus reaches the link. */
+function preload(to: string): void {
+  const path = to.split('?')[0] ?? '';
+  if (path === BASE || path.startsWith(`${BASE}/`)) preloadPage(path.slice(BASE.length) || '/');
+}
+
 export function Link({ to, onClick, ...rest }: LinkProps) {
   const go = (e: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(e);
@@ -56,7 +63,8 @@ export function Link({ to, onClick, ...rest }: LinkProps) {
     e.preventDefault();
     navigate(to);
   };
-  return <a href={to} onClick={go} {...rest} />;
+  const ahead = () => preload(to);
+  return <a href={to} onClick={go} onPointerEnter={ahead} onFocus={ahead} onTouchStart={ahead} {...rest} />;
 }
 
 export function useTitle(title: string): void {

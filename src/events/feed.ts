@@ -8,7 +8,8 @@ export class Feed<T> implements AsyncIterableIterator<T> {
   private waiting: ((r: IteratorResult<T>) => void) | null = null;
   private closed = false;
 
-  constructor(private readonly onClose: () => void) {}
+  /** `onClose` gets the feed, so one function can serve every feed of a notifier. */
+  constructor(private readonly onClose: (feed: Feed<T>) => void) {}
 
   push(value: T): void {
     if (this.closed) return;
@@ -33,7 +34,7 @@ export class Feed<T> implements AsyncIterableIterator<T> {
     if (this.closed) return;
     this.closed = true;
     this.queue.length = 0;
-    this.onClose();
+    this.onClose(this);
     const resolve = this.waiting;
     this.waiting = null;
     resolve?.({ done: true, value: undefined });

@@ -1,5 +1,6 @@
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import { KeepAlive } from '../events/keep-alive.js';
 
 /** Production hides the schema from strangers unless GRAPHQL_INTROSPECTION=1 says otherwise. */
 export function useNoIntrospection(): Plugin {
@@ -26,6 +27,115 @@ export function useJsonErrorBodies(): Plugin {
       headers.set('content-type', 'application/json; charset=utf-8');
       const body = JSON.stringify({ errors: [{ message, extensions: { code, details: {} } }] });
       setResponse(new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers }));
+    },
+  };
+}
+
+/**
+ * An open subscription holds its GraphQL context until it ends, and over HTTP that context is Yoga's
+ * server context: it carries the fetch Request, with its consumed body stream (~12 KiB), and the
+ * request's parameters. Nothing reads either once the subscription runs (its fields read `deps` and
+ * `actor`), so they are let go as it starts.
+ */
+export function useLeanSubscriptionContext(): Plugin {
+  // One hook object for every subscription: envelop keeps what `onSubscribe` returns while it runs.
+  const afterSubscribe = {
+    onSubscribeResult: ({ args, result }: { args: { contextValue: unknown }; result: unknown }) => {
+      if (!isAsyncIterable(result)) return;
+      const context = args.contextValue as { request?: unknown; params?: unknown };
+      if ('request' in context) context.request = undefined;
+      if ('params' in context) context.params = undefined;
+    },
+  };
+  return { onSubscribe: () => afterSubscribe };
+}
+
+type OnResultProcess = NonNullable<Plugin['onResultProcess']>;
+type ResultProcessor = Parameters<Parameters<OnResultProcess>[0]['setResultProcessor']>[0];
+type FetchAPI = Parameters<ResultProcessor>[1];
+type StreamController = ReadableStreamDefaultController<Uint8Array>;
+type Result = ExecutionResult & { stringify?: (r: ExecutionResult) => string };
+
+const SSE_KEEP_ALIVE_MS = 12_000;
+const encoder = new TextEncoder();
+const COMMENT = encoder.encode(':\n\n');
+const COMPLETE = encoder.encode('event: complete\ndata:\n\n');
+const SSE_HEADERS = { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'Cache-Control': 'no-cache', 'Content-Encoding': 'none' };
+
+const nonEmpty = (o: Record<string, unknown>) => (Object.keys(o).length ? o : undefined);
+
+/** As Yoga serialises an event: transport hints (`http`, `unexpected`) never reach the client. */
+function serialize(result: Result): string {
+  const stringify = result.stringify ?? JSON.stringify;
+  if (!result.errors?.length && !result.extensions?.http) return stringify(result);
+  const { http: _transportOnly, ...extensions } = result.extensions ?? {};
+  return stringify({ ...result, errors: result.errors?.map(publicError), extensions: nonEmpty(extensions) } as ExecutionResult);
+}
+
+function publicError(error: GraphQLError): GraphQLFormattedError | GraphQLError {
+  if (!(error instanceof GraphQLError)) return error;
+  const { http: _http, unexpected: _unexpected, ...extensions } = error.extensions ?? {};
+  return { ...error.toJSON(), extensions: nonEmpty(extensions) };
+}
+
+/**
+ * A subscription's server-sent events, byte for byte as Yoga writes them (a comment first, `event:
+ * next` per value, `event: complete` at the end, a comment every 12 s while idle), with one shared
+ * keep-alive for every open stream instead of an interval each.
+ */
+function sseProcessor(keepAlive: KeepAlive<StreamController>): ResultProcessor {
+  return (result, fetchAPI: FetchAPI) => {
+    const iterator = (result as AsyncIterable<Result>)[Symbol.asyncIterator]();
+    let stream: StreamController | undefined;
+    const body = new fetchAPI.ReadableStream<Uint8Array>({
+      start(controller) {
+        stream = controller;
+        // Some browsers wait for a first byte before they hand a streamed response to the page.
+        controller.enqueue(COMMENT);
+        keepAlive.add(controller);
+      },
+      async pull(controller) {
+        try {
+          const { done, value } = await iterator.next();
+          if (value != null) controller.enqueue(encoder.encode(`event: next\ndata: ${serialize(value)}\n\n`));
+          if (done) {
+            keepAlive.delete(controller);
+            controller.enqueue(COMPLETE);
+            controller.close();
+          }
+        } catch (err) {
+          keepAlive.delete(controller);
+          controller.error(err);
+        }
+      },
+      async cancel() {
+        if (stream) keepAlive.delete(stream);
+        await iterator.return?.();
+      },
+    });
+    return new fetchAPI.Response(body, { status: 200, headers: SSE_HEADERS });
+  };
+}
+
+/**
+ * Serves subscriptions' server-sent events with `sseProcessor` where Yoga chose its own SSE processor
+ * (`processSSEResult`, which keeps an interval per stream) for a subscription; any other answer stays
+ * Yoga's. Were Yoga to rename it, its own processor would serve again, and
+ * test/checkout-api/subscription-footprint.test.ts would say so.
+ */
+export function useSharedKeepAliveSse(periodMs = SSE_KEEP_ALIVE_MS): Plugin {
+  const keepAlive = new KeepAlive<StreamController>((controller) => {
+    try {
+      if (controller.desiredSize === null) keepAlive.delete(controller);
+      else if (controller.desiredSize > 0) controller.enqueue(COMMENT);
+    } catch {
+      keepAlive.delete(controller);
+    }
+  }, periodMs);
+  const processor = sseProcessor(keepAlive);
+  return {
+    onResultProcess({ result, resultProcessor, setResultProcessor }) {
+      if (isAsyncIterable(result) && resultProcessor?.name === 'processSSEResult') setResultProcessor(processor, 'text/event-stream');
     },
   };
 }

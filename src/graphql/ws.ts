@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Deps } from '../domain/deps.js';
+import { KeepAlive } from '../events/keep-alive.js';
 import { prepareOperation, runOperation, type EnvelopedArgs } from './ws-operation.js';
 import type { Yoga } from './yoga.js';
 
@@ -26,15 +27,18 @@ export function attachGraphQLWebSocket(server: Server, yoga: Yoga, deps: Deps) {
     onSubscribe: (ctx, _id, params) => prepareOperation(deps, yoga, ctx, params),
   });
 
+  // One keep-alive for every socket: an idle checkout page's socket holds no timer of its own.
+  const keepAlive = new KeepAlive<WebSocket>((socket) => {
+    if (socket.readyState === socket.OPEN) socket.ping();
+  }, KEEP_ALIVE_MS);
+
   wss.on('error', (err) => deps.log.error({ err }, 'websocket server error'));
   wss.on('connection', (socket, request) => {
     socket.on('error', (err) => {
       deps.log.info({ err: { message: err.message } }, 'websocket closed on a protocol error');
       socket.close(CloseCode.BadRequest, 'Bad request');
     });
-    const ping = setInterval(() => {
-      if (socket.readyState === socket.OPEN) socket.ping();
-    }, KEEP_ALIVE_MS);
+    keepAlive.add(socket);
     const closed = graphqlWs.opened(
       {
         protocol: socket.protocol,
@@ -57,13 +61,14 @@ export function attachGraphQLWebSocket(server: Server, yoga: Yoga, deps: Deps) {
       { socket, request },
     );
     socket.once('close', (code, reason) => {
-      clearInterval(ping);
+      keepAlive.delete(socket);
       void closed(code, String(reason));
     });
   });
 
   return {
     close: async () => {
+      keepAlive.stop();
       for (const client of wss.clients) client.close(1001, 'Going away');
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

@@ -7,7 +7,7 @@ import { buildContext } from './context-factory.js';
 import type { GraphQLContext } from './context.js';
 import { createMaskError, logYogaError, useCatalogErrorCodes } from './errors.js';
 import { schema } from './schema/index.js';
-import { useJsonErrorBodies, useNoIntrospection } from './transport-plugins.js';
+import { useJsonErrorBodies, useLeanSubscriptionContext, useNoIntrospection, useSharedKeepAliveSse } from './transport-plugins.js';
 
 export type Yoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
 
@@ -28,6 +28,8 @@ export function createGraphQLServer(deps: Deps): Yoga {
     }),
     useCatalogErrorCodes(production),
     useJsonErrorBodies(),
+    useLeanSubscriptionContext(),
+    useSharedKeepAliveSse(),
   ];
   if (!introspection) plugins.push(useNoIntrospection());
   return createYoga<Record<string, unknown>, GraphQLContext>({

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP } from '../../src/http/dashboard.js';
@@ -69,6 +70,24 @@ describe('the dashboard is served as a single-page app with its own CSP', () => 
     for (const path of ['/dashboard', '/dashboard/login', '/dashboard/review', '/dashboard/devices', '/dashboard/set-password?token=x']) {
       expect((await request(app.baseUrl, 'GET', path)).status, path).toBe(200);
     }
+  });
+});
+
+describe('the dashboard’s JavaScript stays small', () => {
+  it('loads at most 250 KB compressed before the first page shows, and every chunk together is under it too', () => {
+    const dist = new URL('../../dashboard/dist/', import.meta.url);
+    const html = readFileSync(new URL('index.html', dist), 'utf8');
+    // What index.html loads at once: the entry module and the chunks it preloads.
+    const initial = [...html.matchAll(/(?:src|href)="\/dashboard\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(initial.length).toBeGreaterThanOrEqual(1);
+    const gz = (file: string) => gzipSync(readFileSync(new URL(file, dist)), { level: 6 }).length;
+    const initialBytes = initial.reduce((sum, file) => sum + gz(file), 0);
+    const all = readdirSync(new URL('assets/', dist)).filter((f) => f.endsWith('.js'));
+    const allBytes = all.reduce((sum, file) => sum + gz(`assets/${file}`), 0);
+    // Each page is its own chunk: the first load does not carry the others.
+    expect(all.length).toBeGreaterThan(initial.length + 10);
+    expect(initialBytes).toBeLessThanOrEqual(250 * 1024);
+    expect(allBytes).toBeLessThanOrEqual(250 * 1024);
   });
 });
 
@@ -143,6 +162,41 @@ describe('the dashboard in a browser', () => {
     await page.close();
   });
 
+  it('records a refund from a payment’s page: the refund shows on the page and in the API', async () => {
+    const payment = await pendingPayment('order-refund', 300_000);
+    expect((await simulate(payment.id, 'match')).status).toBe(200);
+    const page = await newPage(signedIn);
+    await open(page, `/dashboard/payments/${payment.id}`);
+    const article = page.locator(`article[data-payment-id="${payment.id}"]`);
+    expect(await article.getAttribute('data-status')).toBe('confirmed');
+
+    // Amounts are typed in the unit shown (toman), Persian digits welcome; the card with its spaces.
+    const form = page.locator('form.refund');
+    await form.getByLabel('مبلغ بازپرداخت به تومان').fill('۵۰۰۰');
+    await form.getByLabel('کارت یا شبای مقصد').fill('6037 9912 3456 7893');
+    await form.getByLabel('شمارهٔ پیگیری بانک').fill('778812');
+    await form.getByLabel('یادداشت').fill('بازگشت بخشی از مبلغ');
+    await form.getByRole('button', { name: 'ثبت بازپرداخت' }).click();
+    await form.getByText('بازپرداخت ثبت شد.').waitFor();
+
+    // The page reads the payment again: the refund listed, the refunded sum in its summary.
+    const refunds = page.getByRole('region', { name: 'بازپرداخت‌ها' });
+    await refunds.waitFor();
+    expect(await refunds.textContent()).toContain('۵٬۰۰۰ تومان');
+    expect(await refunds.textContent()).toContain('7893'); // only the card's last four are kept
+    const after = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
+    expect(after.body.refundedAmount).toBe('50000');
+    const listed = await gqlOk(app.baseUrl, `query($id: ID!) { payment(id: $id) { refunds { amount destinationCard reference note } } }`, { id: payment.id }, shop.merchantKey);
+    expect(listed.payment.refunds).toEqual([{ amount: '50000', destinationCard: expect.stringMatching(/7893$/), reference: '778812', note: 'بازگشت بخشی از مبلغ' }]);
+
+    // More than what is left is refused by the API, in Persian, with what is left.
+    await form.getByLabel('مبلغ بازپرداخت به تومان').fill('1000000');
+    await form.getByRole('button', { name: 'ثبت بازپرداخت' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('جمع بازپرداخت‌ها از مبلغ دریافتی بیشتر می‌شود.');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
   it('warns on every page while a phone is offline', async () => {
     const created = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "گوشی پشتیبان" }) { device { id } } }`, {}, shop.merchantKey);
     const deviceId: string = created.createDevice.device.id;
@@ -153,12 +207,27 @@ describe('the dashboard in a browser', () => {
     await page.close();
   });
 
-  it('shows every main page at 360×740 without horizontal scroll and with no axe violation', async () => {
+  it('shows every main page at 360×740 without horizontal scroll and with no axe violation', { timeout: 60_000 }, async () => {
     const payment = await pendingPayment('order-pages');
     await simulate(payment.id, 'underpaid');
     const page = await newPage(signedIn);
     mkdirSync('test-results', { recursive: true });
-    const paths = ['/dashboard', '/dashboard/payments', `/dashboard/payments/${payment.id}`, '/dashboard/review', '/dashboard/devices', '/dashboard/cards', '/dashboard/webhooks', '/dashboard/links', '/dashboard/projects', '/dashboard/credit', '/dashboard/users', '/dashboard/audit', '/dashboard/exports'];
+    // Every page of the contract signed in (login and set-password are checked above, signed out).
+    const paths = [
+      '/dashboard', // overview
+      '/dashboard/payments',
+      `/dashboard/payments/${payment.id}`, // a payment
+      '/dashboard/review',
+      '/dashboard/devices',
+      '/dashboard/cards',
+      '/dashboard/webhooks',
+      '/dashboard/links',
+      '/dashboard/projects', // projects and keys
+      '/dashboard/credit', // credit and fee ledger
+      '/dashboard/users',
+      '/dashboard/audit',
+      '/dashboard/exports',
+    ];
     const problems: Record<string, string[]> = {};
     for (const path of paths) {
       await open(page, path);
@@ -195,13 +264,25 @@ describe('the dashboard in a browser', () => {
     await page.close();
   });
 
-  it('signs out: the next page asks for the login again', async () => {
+  it('signs out: the session ends at the server, and the next page asks for the login again', async () => {
     const page = await newPage(signedIn);
     await open(page, '/dashboard');
+    const cookies = await signedIn.cookies(app.baseUrl);
+    const session = cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    expect(session).not.toBe('');
     await page.getByRole('button', { name: 'خروج' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard/login');
+    await page.locator('input[name="email"]').waitFor();
+    expect(await signedIn.cookies(app.baseUrl)).toEqual([]);
+
+    // The cookie as it was, sent again (a copy kept elsewhere): the API no longer knows it.
+    const replay = await request(app.baseUrl, 'POST', '/graphql', { body: { query: '{ users { id } }' }, headers: { cookie: session, 'x-graphql-yoga-csrf': '1' } });
+    expect(replay.body.errors[0].extensions.code).toBe('unauthorized');
+    expect(replay.body.data?.users ?? null).toBeNull();
+
     await page.goto(`${app.baseUrl}/dashboard/review`);
     await page.waitForURL((url) => url.pathname === '/dashboard/login' && url.searchParams.get('next') === '/dashboard/review');
+    expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faNumber, groupCard, faDigits } from '../format.js';
-import { useRole } from '../role.js';
+import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { Amount } from '../unit.js';
 import { Empty, ErrorNote, Facts, Loading, PageTitle, Section } from '../ui/common.js';
@@ -119,6 +119,7 @@ export function CardsPage() {
   return (
     <>
       <PageTitle>کارت‌ها</PageTitle>
+      <OwnerOnlyNote />
       {merchant.projects.map((project) => (
         <Section key={project.id} title={`${project.name}${project.sandbox ? ' (آزمایشی)' : ''}`}>
           {project.cards.length === 0 ? (

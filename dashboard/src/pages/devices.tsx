@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faNumber, formatAgo } from '../format.js';
-import { useRole } from '../role.js';
+import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { DateTime, Empty, ErrorNote, Facts, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
 
@@ -103,6 +103,7 @@ export function DevicesPage() {
   return (
     <>
       <PageTitle>گوشی‌ها</PageTitle>
+      <OwnerOnlyNote />
       <Section title="گوشی‌های فرستندهٔ پیامک">
         <p className="muted">گوشی‌ای که چند دقیقه تماسی نگرفته آفلاین شمرده می‌شود و کارت‌هایش پرداخت تازه نمی‌گیرند.</p>
         {merchant.devices.length === 0 ? (

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql } from '../graphql.js';
 import { parseAmount } from '../format.js';
-import { useRole } from '../role.js';
+import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { Amount, useUnit } from '../unit.js';
 import { CopyButton, DateTime, Empty, ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
@@ -129,6 +129,7 @@ export function LinksPage() {
   return (
     <>
       <PageTitle>پیوندهای پرداخت</PageTitle>
+      <OwnerOnlyNote />
       {projects.map((project) => (
         <Section key={project.id} title={`${project.name}${project.sandbox ? ' (آزمایشی)' : ''}`}>
           {project.links.length === 0 ? (

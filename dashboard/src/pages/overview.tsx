@@ -1,5 +1,4 @@
 import { useMemo, type ReactNode } from 'react';
-import { useQuery } from 'urql';
 import { graphql } from '../graphql.js';
 import { faNumber } from '../format.js';
 import { isoJalali, jalaliToday } from '../jalali.js';
@@ -7,6 +6,7 @@ import { usePaymentEvents } from '../live.js';
 import { BASE, Link, useTitle } from '../router.js';
 import { Amount } from '../unit.js';
 import { ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
+import { useDeferredQuery } from '../query.js';
 
 /** Today and this Jalali month (Tehran), from paymentStats; deposits, phones and credit beside. */
 const Overview = graphql(`
@@ -84,7 +84,7 @@ export function OverviewPage() {
     const today = jalaliToday();
     return { today: isoJalali(today), monthStart: isoJalali({ ...today, jd: 1 }) };
   }, []);
-  const [result, refetch] = useQuery({ query: Overview, variables });
+  const [result, refetch] = useDeferredQuery({ query: Overview, variables });
   usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
   const data = result.data;
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;

@@ -5,6 +5,7 @@ import { faDigits, faNumber } from '../format.js';
 import { ACTOR_KIND, CANDIDATE_REASON, REVIEW_REASON, label } from '../labels.js';
 import { usePaymentEvents } from '../live.js';
 import { useTitle } from '../router.js';
+import { ReadOnlyNote } from '../role.js';
 import { Amount } from '../unit.js';
 import { AttachForm, ConfirmForm, RefundForm, RejectForm } from '../ui/actions.js';
 import { DateTime, Empty, ErrorNote, Facts, Loading, PageTitle, PaymentStatusBadge, Section } from '../ui/common.js';
@@ -150,6 +151,7 @@ export function PaymentPage({ id }: { id: string }) {
       </Section>
 
       <Section title="کارها">
+        <ReadOnlyNote />
         {payment.status === 'pending' || payment.status === 'expired' ? (
           <ConfirmForm paymentId={payment.id} expired={payment.status === 'expired'} />
         ) : null}

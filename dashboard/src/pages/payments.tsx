@@ -1,5 +1,4 @@
 import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
-import { useQuery } from 'urql';
 import { PaymentRowFragment, type PaymentRowData } from '../fragments.js';
 import { graphql } from '../graphql.js';
 import { faNumber } from '../format.js';
@@ -10,6 +9,7 @@ import { href, navigate, useLocation, useTitle } from '../router.js';
 import { Empty, ErrorNote, Loading, PageTitle } from '../ui/common.js';
 import { PaymentRow } from '../ui/payment-row.js';
 import { useProjects } from '../projects.js';
+import { useDeferredQuery } from '../query.js';
 
 const Payments = graphql(
   `
@@ -178,7 +178,7 @@ type PageProps = {
 function ResultPage({ filters, after, live, seen, onMore, isLast, refreshKey }: PageProps) {
   const variables = useMemo(() => ({ ...filters, after }), [filters, after]);
   const context = useMemo(() => ({ refreshKey }), [refreshKey]);
-  const [result] = useQuery({ query: Payments, variables, context, requestPolicy: refreshKey ? 'network-only' : 'cache-and-network' });
+  const [result] = useDeferredQuery({ query: Payments, variables, context, requestPolicy: refreshKey ? 'network-only' : 'cache-and-network' });
   const data = result.data?.payments;
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
   for (const edge of data.edges) seen.add(edge.node.id);

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faNumber } from '../format.js';
-import { useRole } from '../role.js';
+import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { Amount } from '../unit.js';
 import { DateTime, ErrorNote, Facts, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
@@ -175,6 +175,7 @@ export function ProjectsPage() {
   return (
     <>
       <PageTitle>پروژه‌ها و کلیدها</PageTitle>
+      <OwnerOnlyNote />
       {projects.map((p) => (
         <ProjectPanel key={p.id} project={p} />
       ))}

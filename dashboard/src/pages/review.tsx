@@ -5,6 +5,7 @@ import { faNumber } from '../format.js';
 import { CANDIDATE_REASON, REVIEW_REASON, label } from '../labels.js';
 import { usePaymentEvents } from '../live.js';
 import { BASE, Link, useTitle } from '../router.js';
+import { ReadOnlyNote } from '../role.js';
 import { Amount } from '../unit.js';
 import { AttachForm, ConfirmForm, DismissForm, RefundForm, RejectForm } from '../ui/actions.js';
 import { DateTime, Empty, ErrorNote, Loading, PageTitle, PaymentStatusBadge, Section } from '../ui/common.js';
@@ -217,6 +218,7 @@ export function ReviewPage() {
   return (
     <>
       <PageTitle>صف بررسی</PageTitle>
+      <ReadOnlyNote />
       <DepositQueue status="needs_review" title="واریزهای نیازمند بررسی" />
       <DepositQueue status="unmatched" title="واریزهای بدون پرداخت" />
       <PaymentQueue />

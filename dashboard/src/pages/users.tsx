@@ -272,10 +272,14 @@ export function UsersPage() {
           ))}
         </ul>
       </Section>
-      {isOwner && (
+      {isOwner ? (
         <Section title="دعوت کاربر تازه">
           <InviteForm />
         </Section>
+      ) : (
+        <p className="muted" id="owner-only-note">
+          دعوت، تغییر نقش و حذف کاربران فقط با نقش «مالک» است.
+        </p>
       )}
       <Section title="نشست‌های شما">
         <Sessions sessions={data.sessions} />

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faNumber, formatPercent } from '../format.js';
 import { EVENT_TYPE, label } from '../labels.js';
-import { useRole } from '../role.js';
+import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { DateTime, Empty, ErrorNote, Facts, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
 import { Deliveries, DeliveryFragment } from '../ui/deliveries.js';
@@ -143,6 +143,7 @@ export function WebhooksPage() {
   return (
     <>
       <PageTitle>وب‌هوک‌ها</PageTitle>
+      <OwnerOnlyNote />
       {(data.viewer?.merchant?.projects ?? []).map((p) => (
         <EndpointPanel key={p.id} project={p} />
       ))}

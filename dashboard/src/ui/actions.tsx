@@ -226,11 +226,12 @@ function RefundFormInner(props: { paymentId: string } | { messageId: string }) {
     const fields = readRefund(new FormData(e.currentTarget), unit);
     if (typeof fields === 'string') return setProblem(fields);
     setProblem(null);
+    // The answer is a Refund: the pages that show its payment or deposit are read again.
     if ('paymentId' in props) {
       if (!fields.amount) return setProblem('مبلغ بازپرداخت را بنویسید.');
-      await recordRefund({ paymentId: props.paymentId, input: { ...fields, amount: fields.amount } });
+      await recordRefund({ paymentId: props.paymentId, input: { ...fields, amount: fields.amount } }, { additionalTypenames: ['Payment'] });
     } else {
-      await refundMessage({ messageId: props.messageId, input: fields });
+      await refundMessage({ messageId: props.messageId, input: fields }, { additionalTypenames: ['BankMessage'] });
     }
   };
   const unitName = unit === 'toman' ? 'تومان' : 'ریال';

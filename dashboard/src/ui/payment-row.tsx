@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import type { PaymentRowData } from '../fragments.js';
 import { faDigits } from '../format.js';
 import { REVIEW_REASON, label } from '../labels.js';
@@ -6,7 +7,7 @@ import { Amount } from '../unit.js';
 import { DateTime, PaymentStatusBadge } from './common.js';
 
 /** One payment as a row (a card on a phone); `data-status` follows the live stream. */
-export function PaymentRow({ payment }: { payment: PaymentRowData }) {
+function Row({ payment }: { payment: PaymentRowData }) {
   return (
     <li className="row" data-payment-id={payment.id} data-status={payment.status}>
       <div className="row-main">
@@ -27,3 +28,10 @@ export function PaymentRow({ payment }: { payment: PaymentRowData }) {
     </li>
   );
 }
+
+/**
+ * A list read again (the live stream's resync, a filter, a refetch) brings new objects with the
+ * same values: only rows whose shown fields changed render again.
+ */
+const SHOWN = ['id', 'status', 'orderId', 'amountFinal', 'amountReceived', 'createdAt', 'sandbox', 'payerCardLast4', 'reviewRequired', 'reviewReason'] as const;
+export const PaymentRow = memo(Row, (a, b) => SHOWN.every((k) => a.payment[k] === b.payment[k]));

@@ -43,13 +43,16 @@ export function Shell({ children }: { children: ReactNode }) {
       </a>
       <header className="top">
         <div className="top-row">
+          {/* The merchant's name and the user's email keep their lines while they load: nothing below moves. */}
           <p className="brand">
             داشبورد پذیرنده
-            {attention.merchantName && <span className="merchant">{attention.merchantName}</span>}
-            {attention.user && (
+            <span className="merchant">{attention.merchantName ?? '\u00a0'}</span>
+            {attention.user ? (
               <span className="merchant" dir="ltr" id="signed-in-as">
                 {attention.user.email}
               </span>
+            ) : (
+              !attention.loaded && <span className="merchant">{'\u00a0'}</span>
             )}
           </p>
           <div className="top-actions">

@@ -32,50 +32,63 @@ type Follow<T> = {
   actor: Actor;
 };
 
+const DONE = { done: true as const, value: undefined };
+
 /**
  * A subscription's values: re-reads on every change it hears of, ends with `StreamRefused` once the
  * caller's credential is revoked, and releases its feed the moment the consumer leaves (`return`
- * works even while a read is waiting, which an async generator cannot do).
+ * works even while a read is waiting, which an async generator cannot do). A class rather than
+ * closures: thousands stay open and idle at once, and each should hold little more than its feed.
  */
-function follow<T>({ feed, first, next, last = () => false, deps, actor }: Follow<T>): AsyncIterableIterator<T | StreamRefused> {
-  let started = !first;
-  let finished = false;
-  const finish = () => {
-    finished = true;
-    feed.close();
-  };
-  const done = { done: true as const, value: undefined };
-  const iterator: AsyncIterableIterator<T | StreamRefused> = {
-    [Symbol.asyncIterator]: () => iterator,
-    next: async () => {
-      if (finished) return done;
-      if (!started) {
-        started = true;
-        const value = await first!();
-        if (last(value)) finish();
-        return { done: false, value };
+class FollowStream<T> implements AsyncIterableIterator<T | StreamRefused> {
+  /** Dropped once sent: an idle stream keeps no first view. */
+  private first: (() => Promise<T>) | undefined;
+  private finished = false;
+
+  constructor(private readonly spec: Follow<T>) {
+    this.first = spec.first;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<T | StreamRefused>> {
+    if (this.finished) return DONE;
+    const first = this.first;
+    if (first) {
+      this.first = undefined;
+      return this.emit(await first());
+    }
+    const { feed, deps, actor } = this.spec;
+    for (;;) {
+      const signal = await feed.next();
+      if (signal.done || this.finished) return DONE;
+      if (signal.value.kind === 'credentials') {
+        if (await credentialStillValid(deps, actor)) continue;
+        this.finish();
+        return { done: false, value: new StreamRefused(new AppError('unauthorized', 'The credential of this subscription was revoked or deactivated.')) };
       }
-      for (;;) {
-        const signal = await feed.next();
-        if (signal.done || finished) return done;
-        if (signal.value.kind === 'credentials') {
-          if (await credentialStillValid(deps, actor)) continue;
-          finish();
-          return { done: false, value: new StreamRefused(new AppError('unauthorized', 'The credential of this subscription was revoked or deactivated.')) };
-        }
-        const value = await next(signal.value);
-        if (finished) return done;
-        if (value === null) continue;
-        if (last(value)) finish();
-        return { done: false, value };
-      }
-    },
-    return: async () => {
-      finish();
-      return done;
-    },
-  };
-  return iterator;
+      const value = await this.spec.next(signal.value);
+      if (this.finished) return DONE;
+      if (value !== null) return this.emit(value);
+    }
+  }
+
+  async return(): Promise<IteratorResult<T | StreamRefused>> {
+    this.finish();
+    return DONE;
+  }
+
+  private emit(value: T): IteratorResult<T> {
+    if (this.spec.last?.(value)) this.finish();
+    return { done: false, value };
+  }
+
+  private finish() {
+    this.finished = true;
+    this.spec.feed.close();
+  }
 }
 
 function feedFor(deps: Deps, actor: Actor, key: FeedKey | FeedKey[]) {
@@ -94,7 +107,7 @@ export async function checkoutStatusStream(deps: Deps, token: string) {
   const actor: Actor = { kind: 'public' };
   const view = () => loadView(deps.prisma, id);
   const settled = (v: Awaited<ReturnType<typeof view>>) => isSettled({ status: v.status, lateUntil: v.lateUntil }, new Date());
-  return follow({ feed: feedFor(deps, actor, `payment:${id}`), first: view, next: view, last: settled, deps, actor });
+  return new FollowStream({ feed: feedFor(deps, actor, `payment:${id}`), first: view, next: view, last: settled, deps, actor });
 }
 
 /** Project key: one payment's record after every change. */
@@ -102,7 +115,7 @@ export async function paymentUpdatedStream(deps: Deps, actor: Actor, paymentId: 
   notifierOf(deps);
   const payment = await getPayment(deps, actor, paymentId);
   const read = () => deps.prisma.payment.findUniqueOrThrow({ where: { id: payment.id } });
-  return follow({ feed: feedFor(deps, actor, `payment:${payment.id}`), first: read, next: read, deps, actor });
+  return new FollowStream({ feed: feedFor(deps, actor, `payment:${payment.id}`), first: read, next: read, deps, actor });
 }
 
 /**
@@ -113,5 +126,5 @@ export async function paymentEventsStream(deps: Deps, actor: Actor, projectId?: 
   const scope = callerScope(actor, projectId);
   const projects = scope.none ? [] : await deps.prisma.project.findMany({ where: { merchantId: scope.merchantId, ...(scope.projectId ? { id: scope.projectId } : {}) }, select: { id: true } });
   const next = async (change: PaymentChange) => (change.eventId ? deps.prisma.event.findUnique({ where: { id: change.eventId } }) : null);
-  return follow({ feed: feedFor(deps, actor, projects.map((p): FeedKey => `project:${p.id}`)), next, deps, actor });
+  return new FollowStream({ feed: feedFor(deps, actor, projects.map((p): FeedKey => `project:${p.id}`)), next, deps, actor });
 }

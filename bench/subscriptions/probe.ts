@@ -1,0 +1,76 @@
+/**
+ * Preloaded into a measured service process (`node --expose-gc --import tsx --import
+ * bench/subscriptions/probe.ts src/main.ts --role …`, spawned with an IPC channel): answers the bench
+ * with the process's memory after full garbage collection, what its notifier holds, and, on request,
+ * a heap snapshot. The service itself runs unchanged.
+ */
+import { readFileSync } from 'node:fs';
+import { writeHeapSnapshot } from 'node:v8';
+import { PaymentNotifier } from '../../src/events/payment-notifier.js';
+
+/** `memory`: after full GC; `peek`: as it is, no collection (cheap enough to take under load). */
+export type ProbeRequest = { id: number; kind: 'memory' | 'peek' | 'snapshot'; path?: string };
+/** `lazyFree`: the part of `rss` the process has given back but the kernel reclaims only when it needs it (MADV_FREE). */
+export type ProbeMemory = { heapUsed: number; heapTotal: number; rss: number; lazyFree: number; external: number; arrayBuffers: number; feeds: number; listeners: number; resources: Record<string, number> };
+
+const notifiers: PaymentNotifier[] = [];
+const start = PaymentNotifier.start.bind(PaymentNotifier);
+PaymentNotifier.start = async (...args: Parameters<typeof start>) => {
+  const notifier = await start(...args);
+  notifiers.push(notifier);
+  return notifier;
+};
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function lazyFree(): number {
+  try {
+    const kb = /^LazyFree:\s+(\d+) kB/m.exec(readFileSync('/proc/self/smaps_rollup', 'utf8'))?.[1];
+    return Number(kb ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+async function settled(): Promise<ProbeMemory> {
+  // Several rounds: finalizers and weak callbacks free more on the next collection.
+  for (let i = 0; i < 6; i++) {
+    gc?.();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return current();
+}
+
+function current(): ProbeMemory {
+  const m = process.memoryUsage();
+  const held = notifiers.map((n) => n.stats());
+  const resources: Record<string, number> = {};
+  for (const r of process.getActiveResourcesInfo()) resources[r] = (resources[r] ?? 0) + 1;
+  return {
+    heapUsed: m.heapUsed,
+    heapTotal: m.heapTotal,
+    rss: m.rss,
+    lazyFree: lazyFree(),
+    external: m.external,
+    arrayBuffers: m.arrayBuffers,
+    feeds: held.reduce((s, h) => s + h.feeds, 0),
+    listeners: held.reduce((s, h) => s + h.listeners, 0),
+    resources,
+  };
+}
+
+if (process.send) {
+  if (!gc) throw new Error('probe.ts needs node --expose-gc');
+  process.on('message', (msg: ProbeRequest) => {
+    void (async () => {
+      if (msg.kind === 'memory') process.send!({ id: msg.id, memory: await settled() });
+      if (msg.kind === 'peek') process.send!({ id: msg.id, memory: current() });
+      if (msg.kind === 'snapshot') {
+        await settled();
+        process.send!({ id: msg.id, path: writeHeapSnapshot(msg.path) });
+      }
+    })();
+  });
+  // The channel must not keep a stopping service alive.
+  process.channel?.unref();
+}
