@@ -4,8 +4,8 @@ import { lazy, type ComponentType } from 'react';
  * The signed-in pages, each its own chunk (React.lazy): the first load of any page fetches the
  * shell and that page only, and parses that page's GraphQL documents only. A navigation link
  * starts fetching its page when the pointer or the focus reaches it, so the chunk is usually there
- * by the click. Chunks have hashed names (cached a year); a missing one after a deployment fails
- * visibly (the server answers 404, never HTML) and the next full load picks up the new names.
+ * by the click. Chunks have hashed names (cached a year); a missing one after a deployment is a
+ * 404 (never HTML), shown by the app's PageLoadBoundary with a reload that picks up the new names.
  */
 type Loader = () => Promise<ComponentType>;
 

@@ -264,6 +264,21 @@ describe('the dashboard in a browser', () => {
     await page.close();
   });
 
+  it('keeps the shell and offers a reload when a page’s chunk cannot be fetched', async () => {
+    const page = await newPage(signedIn);
+    await open(page, '/dashboard');
+    // The audit page's file gone (a deployment since this tab loaded, or the network down).
+    await page.route(/\/dashboard\/assets\/audit-[^/]+\.js$/, (route) => route.abort());
+    await page.getByRole('navigation').getByRole('link', { name: 'گزارش تغییرات' }).click();
+    await page.getByRole('alert').filter({ hasText: 'این صفحه بار نشد' }).waitFor();
+    expect(await page.getByRole('button', { name: 'بارگذاری دوباره' }).count()).toBe(1);
+    expect(await page.getByRole('navigation').count()).toBe(1);
+    // Another page still opens from the same tab.
+    await page.getByRole('navigation').getByRole('link', { name: 'خروجی‌ها' }).click();
+    await page.getByRole('heading', { name: 'خروجی‌ها', level: 1 }).waitFor();
+    await page.close();
+  });
+
   it('signs out: the session ends at the server, and the next page asks for the login again', async () => {
     const page = await newPage(signedIn);
     await open(page, '/dashboard');

@@ -90,7 +90,7 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
     await expect.poll(() => form.getByRole('alert').textContent()).toBe('نقش شما («کارمند») اجازهٔ این کار را نمی‌دهد؛ مالک حساب می‌تواند نقش شما را تغییر دهد.');
     expect(await form.getByText('پیوند دعوت').count()).toBe(0);
 
-    // The same operation from this browser's session, and from a staff session made afresh: 403 forbidden.
+    // The same operation from this browser's session, and from a staff session made afresh: forbidden.
     expect(refused(await gqlFromPage(page, INVITE, { email: 'other@shop.example.com', role: 'viewer' }), 'inviteUser')).toEqual({ code: 'forbidden', result: null });
     const staffCookie = await sessionCookie(app, second.email, PASSWORD);
     expect(refused(await gqlWithSession(app, staffCookie, INVITE, { email: 'third@shop.example.com', role: 'owner' }), 'inviteUser')).toEqual({ code: 'forbidden', result: null });
@@ -115,7 +115,7 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
     await context.close();
   });
 
-  it('refuses a viewer the attach: the API’s 403 shows as a Persian message and the payment stays pending', async () => {
+  it('refuses a viewer the attach: the API’s refusal (forbidden, 403 over REST) shows in Persian and the payment stays pending', async () => {
     const created = await createPaymentRest(app, shop.apiKey, { amount: 180_000, orderId: 'order-viewer' });
     const payment = created.body as { id: string };
     const deposit = await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: payment.id, outcome: 'base_amount' } });
