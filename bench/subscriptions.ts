@@ -85,6 +85,7 @@ try {
       const closed = await closeAll();
       const after = await released();
       // SUBS_IDLE_SECONDS: how much of what the phase took the process gives back when left idle.
+      if (IDLE_SECONDS > 0) process.stderr.write(`subscriptions: ${transport} closed; API process ${api.child.pid} idle for ${IDLE_SECONDS} s\n`);
       const idle = IDLE_SECONDS > 0 ? await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000)).then(() => api.memory()) : undefined;
       phases.push({ transport, count: opened.open, openMs: opened.ms, before, open, after, idle, client: closed.status });
       process.stderr.write(`subscriptions: ${transport} ${opened.open} open in ${(opened.ms / 1000).toFixed(1)} s; heap ${MiB(before.heapUsed)} → ${MiB(open.heapUsed)} → ${MiB(after.heapUsed)} MiB\n`);
