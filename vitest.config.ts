@@ -12,7 +12,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
-    testTimeout: 30_000,
+    // Generous: only a failing test ever waits this long, and a loaded CI runner once needed more
+    // than 30 s to start a child process (test/support/process.ts bounds each child itself).
+    testTimeout: 60_000,
     hookTimeout: 90_000,
     pool: 'forks',
     // Two cores: two files at a time, each on its own database cloned from a migrated template.

@@ -10,8 +10,24 @@ import { PaymentNotifier } from '../../src/events/payment-notifier.js';
 
 /** `memory`: after full GC; `peek`: as it is, no collection (cheap enough to take under load). */
 export type ProbeRequest = { id: number; kind: 'memory' | 'peek' | 'snapshot'; path?: string };
-/** `lazyFree`: the part of `rss` the process has given back but the kernel reclaims only when it needs it (MADV_FREE). */
-export type ProbeMemory = { heapUsed: number; heapTotal: number; rss: number; lazyFree: number; external: number; arrayBuffers: number; feeds: number; listeners: number; resources: Record<string, number> };
+/**
+ * `lazyFree`: the part of `rss` given back but reclaimed by the kernel only when it needs it
+ * (MADV_FREE). `v8Pages` / `mallocHeap`: resident in V8's 256 KiB heap pages / in malloc's heap
+ * (from /proc/self/smaps), which tells V8's high-water mark from native memory.
+ */
+export type ProbeMemory = {
+  heapUsed: number;
+  heapTotal: number;
+  rss: number;
+  lazyFree: number;
+  v8Pages: number;
+  mallocHeap: number;
+  external: number;
+  arrayBuffers: number;
+  feeds: number;
+  listeners: number;
+  resources: Record<string, number>;
+};
 
 const notifiers: PaymentNotifier[] = [];
 const start = PaymentNotifier.start.bind(PaymentNotifier);
@@ -30,6 +46,26 @@ function lazyFree(): number {
   } catch {
     return 0;
   }
+}
+
+/** Resident bytes in anonymous 256 KiB mappings (V8's heap pages) and in `[heap]` (malloc). */
+function residentBy(): { v8Pages: number; mallocHeap: number } {
+  const out = { v8Pages: 0, mallocHeap: 0 };
+  try {
+    let kind: keyof typeof out | null = null;
+    for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+      const range = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+      if (range) {
+        const size = parseInt(range[2]!, 16) - parseInt(range[1]!, 16);
+        kind = range[3] === '[heap]' ? 'mallocHeap' : range[3] === '' && size === 256 * 1024 ? 'v8Pages' : null;
+      } else if (kind && line.startsWith('Rss:')) {
+        out[kind] += Number(line.split(/\s+/)[1]) * 1024;
+      }
+    }
+  } catch {
+    // Not Linux: the figures stay 0.
+  }
+  return out;
 }
 
 async function settled(): Promise<ProbeMemory> {
@@ -51,6 +87,7 @@ function current(): ProbeMemory {
     heapTotal: m.heapTotal,
     rss: m.rss,
     lazyFree: lazyFree(),
+    ...residentBy(),
     external: m.external,
     arrayBuffers: m.arrayBuffers,
     feeds: held.reduce((s, h) => s + h.feeds, 0),

@@ -21,11 +21,10 @@ export class KeepAlive<T> {
     this.tickMs = Math.max(1, Math.round(periodMs / slotCount));
   }
 
+  /** Once per stream, when it opens. */
   add(stream: T): void {
-    const slot = this.slots[this.nextSlot]!;
+    this.slots[this.nextSlot]!.add(stream);
     this.nextSlot = (this.nextSlot + 1) % this.slots.length;
-    if (slot.has(stream)) return;
-    slot.add(stream);
     this.count++;
     if (!this.timer) {
       this.timer = setInterval(() => this.tick(), this.tickMs);

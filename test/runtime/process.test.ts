@@ -20,7 +20,9 @@ function start(role: string, extra: Record<string, string> = {}) {
 
 const portOf = (p: Spawned) => Number(/listening on port (\d+)/.exec(p.stdout())?.[1]);
 
-describe('processes', () => {
+// Each test starts `node --import tsx src/main.ts`: seconds on a quiet machine, more than 30 s once on a
+// loaded CI runner, so these tests get room beyond the default timeout.
+describe('processes', { timeout: 90_000 }, () => {
   it('an API process serves HTTP and exits 0 on SIGTERM after finishing', async () => {
     const api = start('api');
     await waitFor(() => /listening on port \d+/.test(api.stdout()), 20_000, 'the API to listen');
@@ -56,7 +58,7 @@ describe('processes', () => {
   });
 });
 
-describe('shutdown with open subscriptions', () => {
+describe('shutdown with open subscriptions', { timeout: 90_000 }, () => {
   it('ends open SSE subscriptions with `complete` and exits 0 promptly on SIGTERM', async () => {
     const { startTestApp, makeShop, createPaymentRest } = await import('../support/harness.js');
     const setup = await startTestApp({ role: 'api', databaseUrl });

@@ -15,9 +15,21 @@ export function spawnTs(entry: string, args: string[], env: Record<string, strin
   return { child, stdout: () => out, stderr: () => err, exit };
 }
 
-export async function runTs(entry: string, args: string[], env: Record<string, string>) {
+/**
+ * Runs an entry point to its end. A process still running after `deadlineMs` is killed and the
+ * test fails with what it printed, rather than at the test's timeout with nothing to go on (a
+ * loaded CI machine once took more than 30 s to start one).
+ */
+export async function runTs(entry: string, args: string[], env: Record<string, string>, deadlineMs = 50_000) {
   const p = spawnTs(entry, args, env);
-  const code = await p.exit;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), deadlineMs)));
+  const code = await Promise.race([p.exit, deadline]);
+  clearTimeout(timer);
+  if (code === 'deadline') {
+    p.child.kill('SIGKILL');
+    throw new Error(`${entry} ${args.join(' ')} still running after ${deadlineMs} ms\nstdout: ${p.stdout()}\nstderr: ${p.stderr()}`);
+  }
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
 
