@@ -3,8 +3,8 @@
  * (bench/hot-paths/floor.ts: node:http + pg, one statement or one minimal transaction), in alternating
  * rounds. The service runs as `src/main.ts` in production mode with its defaults on (auth, rate
  * limiter, info logs, metrics); autocannon runs in a process of its own for every measurement.
- * `--profile`: instead, profiles the service (`node --cpu-prof`) under the 4-card create and prints
- * the top self-time entries. BENCH_SECONDS (default 8) and BENCH_ROUNDS (default 3) size the run.
+ * `--profile [graphql|get|checkout]`: instead, profiles the service (`node --cpu-prof`) under the
+ * 4-card create (or the GraphQL create, or a read) and prints the top self-time entries. BENCH_SECONDS (default 8) and BENCH_ROUNDS (default 3) size the run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
@@ -113,16 +113,22 @@ async function main() {
     const serviceUrl = `http://127.0.0.1:${service.match[1]}`;
 
     if (profile) {
-      // `--profile graphql` profiles the GraphQL create instead of the REST one.
-      const graphql = process.argv.includes('graphql');
-      const spec: LoadSpec = graphql
-        ? { url: serviceUrl, method: 'POST', path: '/graphql', token: four.apiKey, body: 'gql-create', seconds: SECONDS * 2, connections: CONNECTIONS }
-        : { url: serviceUrl, method: 'POST', path: '/v1/payments', token: four.apiKey, body: 'rest-create', seconds: SECONDS * 2, connections: CONNECTIONS };
+      // `--profile graphql` profiles the GraphQL create instead of the REST one; `--profile get` and
+      // `--profile checkout` the reads.
+      const which = (['graphql', 'get', 'checkout'] as const).find((w) => process.argv.includes(w)) ?? 'rest';
+      const common = { url: serviceUrl, seconds: SECONDS * 2, connections: CONNECTIONS };
+      const specs: Record<typeof which, [string, LoadSpec]> = {
+        rest: ['POST /v1/payments (4 cards)', { ...common, method: 'POST', path: '/v1/payments', token: four.apiKey, body: 'rest-create' }],
+        graphql: ['GraphQL createPayment (4 cards)', { ...common, method: 'POST', path: '/graphql', token: four.apiKey, body: 'gql-create' }],
+        get: ['GET /v1/payments/{id}', { ...common, method: 'GET', path: `/v1/payments/${payment!.id}`, token: reads.apiKey }],
+        checkout: ['GET /v1/checkout/{token}', { ...common, method: 'GET', path: `/v1/checkout/${payment!.token}` }],
+      };
+      const [label, spec] = specs[which];
       const r = await load(spec);
       await stopProcess(service.child);
       const file = (await readdir(profileDir)).find((f) => f.endsWith('.cpuprofile'))!;
-      const s = summarize(path.join(profileDir, file), 20);
-      console.log(`${graphql ? 'GraphQL createPayment' : 'POST /v1/payments'} (4 cards) under --cpu-prof: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms; profile ${path.join(profileDir, file)}\n`);
+      const s = summarize(path.join(profileDir, file), 25);
+      console.log(`${label} under --cpu-prof: ${r.rps.toFixed(0)} req/s, p99 ${r.p99} ms; profile ${path.join(profileDir, file)}\n`);
       console.log(['self time by function:', ...s.byFunction, '', 'self time by package / file:', ...s.byPlace].join('\n'));
       return;
     }
