@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { Config } from '../config.js';
-import { statement } from '../db/statement.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Actor } from './auth/actor.js';
+import { reserveRequests } from './rate-limits/store/buckets.js';
 
 export type LimitKind = 'key' | 'ip' | 'linkIp' | 'manualWebhook';
 
@@ -35,18 +35,6 @@ type Bucket = {
   exhausted: boolean;
   reserving: Promise<void> | null;
 };
-
-// Adds `want` to the window's shared count and returns how many of them still fit under the limit.
-// The count is never capped, so the grant follows from the new total alone; a bucket of an earlier
-// window starts over. One row per bucket in an unlogged table: one short upsert per grant.
-const reserveRequests = statement<[string, number, number, string], { granted: number }>(
-  'rate-limit-reserve',
-  `INSERT INTO rate_limit.buckets AS b (key, points, expire) VALUES ($1, $2, $4)
-   ON CONFLICT (key) DO UPDATE SET
-     points = CASE WHEN b.expire >= excluded.expire THEN b.points + excluded.points ELSE excluded.points END,
-     expire = GREATEST(b.expire, excluded.expire)
-   RETURNING LEAST($2::int, GREATEST(0, $3::int - (b.points - $2::int)))::int AS granted`,
-);
 
 /**
  * Fixed one-minute windows (aligned to the clock) counted in Postgres, so the limit holds across

@@ -4,7 +4,7 @@ import { AppError } from '../errors.js';
 import type { Actor } from '../domain/auth/actor.js';
 import { callerScope, requireDecider } from '../domain/auth/scope.js';
 import { lockVisibleMessage } from '../domain/bank-messages/decisions.js';
-import { trustMessage } from '../domain/bank-messages/evidence-store.js';
+import { trustMessage } from '../domain/bank-messages/store/evidence.js';
 import { recordAudit } from '../domain/audit/audit.js';
 import type { Deps } from '../domain/deps.js';
 import { attachRefusal } from '../domain/matching/decide-attach.js';

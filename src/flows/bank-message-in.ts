@@ -3,7 +3,7 @@ import { retryOnConflict } from '../db/errors.js';
 import type { Tx } from '../db/prisma.js';
 import { requireActor, type Actor } from '../domain/auth/actor.js';
 import { decideEvidence, resolveCard } from '../domain/bank-messages/evidence.js';
-import { heldCard, lockEvidence, phoneCards, possibleOriginals, previousTrusted, trustMessage, waitingFollower } from '../domain/bank-messages/evidence-store.js';
+import { heldCard, lockEvidence, phoneCards, possibleOriginals, previousTrusted, trustMessage, waitingFollower } from '../domain/bank-messages/store/evidence.js';
 import {
   batchInput,
   indexFields,

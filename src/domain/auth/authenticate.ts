@@ -1,8 +1,8 @@
-import { credentialByHash } from './credential-store.js';
+import { credentialByHash } from './store/credentials.js';
 import { AppError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { SECRET_TOKEN_PATTERN } from '../users/session-rules.js';
-import { sessionByHash, touchSession } from '../users/session-store.js';
+import { sessionByHash, touchSession } from '../users/store/sessions.js';
 import { publicActor, type Actor, type UserActor } from './actor.js';
 import { authCacheOf, type AuthOutcome } from './auth-cache.js';
 import { classifyCredential, hashCredential } from './credentials.js';

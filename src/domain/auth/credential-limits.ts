@@ -1,14 +1,11 @@
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
+import { lockIssuer } from './store/issuer-locks.js';
 
 /** Unrevoked API keys one project may hold (CONTRACT: 409 `limit_reached`). */
 export const MAX_ACTIVE_API_KEYS = 20;
 /** Unrevoked devices one merchant may hold: a device belongs to the merchant, not to one project (docs/decisions.md). */
 export const MAX_ACTIVE_DEVICES = 50;
-
-// The namespace (hashtextextended's seed) of credential issuers' advisory locks; match scopes,
-// idempotency keys and the evidence chain use 0, 1 and 2; a card's allocations 5 (card_lock_key), an amount being drawn 6 (draw_code).
-const ISSUER_LOCK_SEED = 3;
 
 /**
  * Inside the transaction that issues an API key: issuers of one project queue on a lock held until
@@ -30,10 +27,6 @@ export async function ensureRoomForDevice(tx: Tx, merchantId: string): Promise<v
   if (active >= MAX_ACTIVE_DEVICES) {
     throw limitReached(`The merchant already has ${MAX_ACTIVE_DEVICES} active devices; revoke one first.`, MAX_ACTIVE_DEVICES);
   }
-}
-
-async function lockIssuer(tx: Tx, key: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, ${ISSUER_LOCK_SEED}))`;
 }
 
 function limitReached(message: string, limit: number): AppError {

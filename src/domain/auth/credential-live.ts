@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { sessionStillLive } from '../users/session-store.js';
+import { sessionStillLive } from '../users/store/sessions.js';
 import type { Actor } from './actor.js';
 
 /**

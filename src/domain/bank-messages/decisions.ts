@@ -7,7 +7,8 @@ import { callerScope, requireDecider } from '../auth/scope.js';
 import { recordAudit } from '../audit/audit.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
-import { trustMessage } from './evidence-store.js';
+import { trustMessage } from './store/evidence.js';
+import { lockMessageRow } from './store/messages.js';
 import { releaseReviewFlags } from '../matching/review-flags.js';
 import { DECIDABLE_STATUSES } from './messages.js';
 
@@ -29,7 +30,7 @@ export function visibleMessages(actor: Actor, projectId?: string | null): Prisma
 /** Locks a message the caller can see, for a decision on it; any other id is not found. */
 export async function lockVisibleMessage(tx: Tx, actor: Actor, id: string): Promise<BankMessage> {
   if (!uuidSchema.safeParse(id).success) throw AppError.notFound('Bank message');
-  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM bank_messages WHERE id = ${id}::uuid FOR UPDATE`;
+  const locked = await lockMessageRow(tx, id);
   const message = locked ? await tx.bankMessage.findFirst({ where: { AND: [{ id }, visibleMessages(actor)] } }) : null;
   if (!message) throw AppError.notFound('Bank message');
   return message;

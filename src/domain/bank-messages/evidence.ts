@@ -4,7 +4,7 @@ import type { ParsedSms } from '../sms/types.js';
 /**
  * The evidence a real bank SMS must carry before it may confirm anything (CONTRACT "Bank messages
  * and matching"; threats and answers in docs/security.md), as pure decisions over what the bank
- * says. The store (evidence-store.ts) reads the history these functions need and writes what
+ * says. The store (store/evidence.ts) reads the history these functions need and writes what
  * they decide; the property tests call them directly.
  */
 

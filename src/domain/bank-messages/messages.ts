@@ -8,6 +8,7 @@ import type { Deps } from '../deps.js';
 import type { BankFacts, EvidenceProblem } from './evidence.js';
 import type { ParsedSms } from '../sms/types.js';
 import { smsBodySchema } from '../validation.js';
+import { insertReceivedMessage, lockMessageRow } from './store/messages.js';
 
 export const messageInput = z.object({
   sender: z.string().trim().min(1, 'must be 1..100 characters').max(100, 'must be 1..100 characters'),
@@ -48,11 +49,15 @@ export async function storeBankMessage(
   const bodySha256 = createHash('sha256').update(data.body, 'utf8').digest('hex');
 
   return deps.prisma.$transaction(async (tx) => {
-    const [inserted] = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO bank_messages (merchant_id, device_id, sender, body, body_raw, body_sha256, received_at)
-      VALUES (${device.merchantId}::uuid, ${device.deviceId}::uuid, ${data.sender}, ${data.body}, ${data.bodyRaw}, ${bodySha256}, ${data.receivedAt})
-      ON CONFLICT (device_id, body_sha256, received_at) WHERE duplicate_of_id IS NULL AND device_id IS NOT NULL DO NOTHING
-      RETURNING id`;
+    const inserted = await insertReceivedMessage(tx, {
+      merchantId: device.merchantId,
+      deviceId: device.deviceId,
+      sender: data.sender,
+      body: data.body,
+      bodyRaw: data.bodyRaw,
+      bodySha256,
+      receivedAt: data.receivedAt,
+    });
     if (inserted) {
       await deps.jobs.send('process-bank-message', { messageId: inserted.id }, { tx, startAfter: new Date(Date.now() + RESCUE_DELAY_MS) });
       return { id: inserted.id, duplicate: false };
@@ -81,8 +86,7 @@ export async function storeBankMessage(
 
 /** Locks a stored message for its processing: the row when it is still `received`, else its outcome. */
 export async function lockReceived(tx: Tx, messageId: string): Promise<BankMessage | MessageStatus> {
-  const [locked] = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM bank_messages WHERE id = ${messageId}::uuid FOR UPDATE`;
-  if (!locked) return 'unparsed';
+  if (!(await lockMessageRow(tx, messageId))) return 'unparsed';
   const message = await tx.bankMessage.findUniqueOrThrow({ where: { id: messageId } });
   return message.status === 'received' ? message : (message.status as MessageStatus);
 }

@@ -1,17 +1,7 @@
 import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import { cardHoldsClashingWith, moveHoldsOfCard, releaseEndedHolds } from '../payments/store/holds.js';
-import { lockMatchScope } from './selection.js';
-
-/**
- * Moves of one card, one after another until commit, so each reads the device the previous one
- * left. Not the card's row lock: a create takes its scope lock (shared) and then the card row, so a
- * move holding the row while it waits for a scope would deadlock with it. Only moves take this
- * lock, and they take it first.
- */
-async function lockCardMoves(tx: Tx, cardId: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`card-move:${cardId}`}, 0))`;
-}
+import { cardScopesForMove, lockCardMoves, lockCardRow, lockMatchScope } from './store/moves.js';
 
 /**
  * A card's deposits confirm that card's payments wherever the card now is: when its device changes,
@@ -22,15 +12,13 @@ async function lockCardMoves(tx: Tx, cardId: string): Promise<void> {
 export async function moveCardHolds(tx: Tx, cardId: string, toDeviceId: string | null): Promise<void> {
   await lockCardMoves(tx, cardId);
   // Read under the move lock (its own statement, so after the previous move committed).
-  const [card] = await tx.$queryRaw<{ device_id: string | null; from: string; to: string }[]>`
-    SELECT device_id, match_scope(id, device_id) AS "from", match_scope(id, ${toDeviceId}::uuid) AS "to"
-    FROM cards WHERE id = ${cardId}::uuid`;
+  const card = await cardScopesForMove(tx, cardId, toDeviceId);
   if (!card || card.device_id === toDeviceId) return;
   const { from, to } = card;
   for (const scope of [from, to].sort()) await lockMatchScope(tx, scope);
   // A backstop under the scope locks, the row now locked for the update: every device change takes
   // the move lock above, so the device is still the one read.
-  const [locked] = await tx.$queryRaw<{ device_id: string | null }[]>`SELECT device_id FROM cards WHERE id = ${cardId}::uuid FOR UPDATE`;
+  const locked = await lockCardRow(tx, cardId);
   if (locked?.device_id !== card.device_id) throw new AppError('invalid_state', 'The card was moved concurrently; retry.', {});
 
   await releaseEndedHolds(tx, [from, to]);

@@ -1,4 +1,3 @@
-import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 
 /**
@@ -27,11 +26,6 @@ export function deviceScope(deviceId: string): string {
 /** Where a card's deposits are read: its device's SMS, or the card alone when it has no device. */
 export function matchScope(card: { id: string; device_id: string | null }): string {
   return card.device_id ? deviceScope(card.device_id) : `card:${card.id}`;
-}
-
-/** A card move's exclusive hold on one match scope until commit: creates there (which take it shared) wait. */
-export async function lockMatchScope(tx: Tx, scope: string): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(match_scope_lock_key(${scope}))`;
 }
 
 type RaisedError = { code?: unknown; detail?: unknown };

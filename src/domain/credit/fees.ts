@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/prisma.js';
 import { recordLedgerEntry } from './ledger.js';
+import { releaseReserved, takeFeeFromReserved } from './store/reserved.js';
 
 // The fee's amount is set once, at creation, by `payment_fee` (src/domain/credit/sql/payment_fee.sql);
 // what follows moves that stored amount.
@@ -13,7 +14,7 @@ type FeeHolder = { id: string; merchantId: string; sandbox: boolean; feeAmount: 
 export async function debitReservedFee(tx: Tx, payment: FeeHolder): Promise<void> {
   if (payment.sandbox) return;
   if (payment.feeState !== 'reserved') throw new Error(`payment ${payment.id}: fee ${payment.feeState}, cannot be debited`);
-  await tx.$executeRaw`UPDATE merchants SET credit_reserved = credit_reserved - ${payment.feeAmount} WHERE id = ${payment.merchantId}::uuid`;
+  await takeFeeFromReserved(tx, payment.merchantId, payment.feeAmount);
   if (payment.feeAmount > 0n) {
     await recordLedgerEntry(tx, { merchantId: payment.merchantId, kind: 'fee', amount: -payment.feeAmount, paymentId: payment.id, note: 'payment fee' });
   }
@@ -45,6 +46,6 @@ export async function releaseReservedFees(tx: Tx, payments: FeeHolder[]): Promis
     byMerchant.set(p.merchantId, (byMerchant.get(p.merchantId) ?? 0n) + p.feeAmount);
   }
   for (const [merchantId, amount] of byMerchant) {
-    await tx.$executeRaw`UPDATE merchants SET credit_reserved = credit_reserved - ${amount}, updated_at = now() WHERE id = ${merchantId}::uuid`;
+    await releaseReserved(tx, merchantId, amount);
   }
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Deps } from '../deps.js';
+import { onlineDeviceIds } from './store/presence.js';
 
 /**
  * The online rule (CONTRACT "Devices", "Payments" card choice) is SQL `device_online`
@@ -36,9 +37,7 @@ export function isDeviceOnline(deps: Pick<Deps, 'prisma' | 'config'>, deviceId: 
 }
 
 async function onlineAmong(deps: Pick<Deps, 'prisma' | 'config'>, ids: string[]): Promise<Set<string>> {
-  const rows = await deps.prisma.$queryRaw<{ id: string }[]>`
-    SELECT id FROM devices
-    WHERE id = ANY(${ids}::uuid[]) AND device_online(last_heartbeat_at, revoked_at, ${deviceOnlineMs(deps.config)}::integer)`;
+  const rows = await onlineDeviceIds(deps.prisma, ids, deviceOnlineMs(deps.config));
   return new Set(rows.map((r) => r.id));
 }
 

@@ -1,6 +1,7 @@
 import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { stampEveryMs } from './health.js';
+import { stampSeen } from './store/presence.js';
 import { reportOnline } from './transitions.js';
 
 /**
@@ -13,12 +14,6 @@ import { reportOnline } from './transitions.js';
 export async function markSeen(deps: Deps, actor: Actor, opts: { sms: boolean }): Promise<void> {
   const { deviceId } = requireActor(actor, 'device');
   const everyMs = stampEveryMs(deps.config);
-  const rows = await deps.prisma.$queryRaw<{ offline_since: Date | null }[]>`
-    UPDATE devices
-    SET last_heartbeat_at = clock_timestamp(), last_message_at = CASE WHEN ${opts.sms} THEN clock_timestamp() ELSE last_message_at END
-    WHERE id = ${deviceId}::uuid AND (
-      last_heartbeat_at IS NULL OR last_heartbeat_at < now() - ${everyMs} * interval '1 millisecond'
-      OR (${opts.sms} AND (last_message_at IS NULL OR last_message_at < now() - ${everyMs} * interval '1 millisecond')))
-    RETURNING offline_since`;
+  const rows = await stampSeen(deps.prisma, deviceId, opts.sms, everyMs);
   if (rows[0]?.offline_since) await reportOnline(deps, deviceId);
 }

@@ -1,11 +1,10 @@
 import type { Deps } from '../deps.js';
 import { recordDeviceEvent } from '../webhooks/device-events.js';
 import { deviceOnlineMs } from './health.js';
+import { clearOfflineIfSeen, markSilentDevicesOffline, returnedDeviceIds } from './store/presence.js';
 
 // Devices reported per statement; the sweep repeats until none is left.
 const SWEEP_BATCH = 100;
-
-type Transitioned = { id: string; last_heartbeat_at: Date | null };
 
 /**
  * device.offline for every device with an active card that has been silent past the threshold and
@@ -21,17 +20,7 @@ export async function reportOfflineDevices(deps: Deps): Promise<number> {
   let total = 0;
   for (;;) {
     const count = await deps.prisma.$transaction(async (tx) => {
-      const rows = await tx.$queryRaw<Transitioned[]>`
-        UPDATE devices SET offline_since = now()
-        WHERE id IN (
-          SELECT d.id FROM devices d
-          WHERE d.offline_since IS NULL AND d.revoked_at IS NULL
-            AND d.last_heartbeat_at < device_online_since(${thresholdMs}::integer)
-            AND EXISTS (SELECT 1 FROM cards c WHERE c.device_id = d.id AND c.active)
-          LIMIT ${SWEEP_BATCH}
-          FOR UPDATE SKIP LOCKED)
-        AND offline_since IS NULL
-        RETURNING id, last_heartbeat_at`;
+      const rows = await markSilentDevicesOffline(tx, thresholdMs, SWEEP_BATCH);
       for (const row of rows) {
         await recordDeviceEvent(tx, deps.jobs, { deviceId: row.id, type: 'device.offline', lastSeenAt: row.last_heartbeat_at });
       }
@@ -48,10 +37,7 @@ export async function reportOfflineDevices(deps: Deps): Promise<number> {
  */
 export async function reportOnline(deps: Deps, deviceId: string): Promise<boolean> {
   return deps.prisma.$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<Transitioned[]>`
-      UPDATE devices SET offline_since = NULL
-      WHERE id = ${deviceId}::uuid AND offline_since IS NOT NULL AND last_heartbeat_at > offline_since
-      RETURNING id, last_heartbeat_at`;
+    const rows = await clearOfflineIfSeen(tx, deviceId);
     const row = rows[0];
     if (!row) return false;
     await recordDeviceEvent(tx, deps.jobs, { deviceId: row.id, type: 'device.online', lastSeenAt: row.last_heartbeat_at });
@@ -61,8 +47,7 @@ export async function reportOnline(deps: Deps, deviceId: string): Promise<boolea
 
 /** Devices seen after they were reported offline whose device.online a crashed request never sent. */
 export async function reportReturnedDevices(deps: Deps): Promise<number> {
-  const rows = await deps.prisma.$queryRaw<{ id: string }[]>`
-    SELECT id FROM devices WHERE offline_since IS NOT NULL AND last_heartbeat_at > offline_since LIMIT ${SWEEP_BATCH}`;
+  const rows = await returnedDeviceIds(deps.prisma, SWEEP_BATCH);
   let count = 0;
   for (const row of rows) if (await reportOnline(deps, row.id)) count++;
   return count;

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import Cursor from 'pg-cursor';
+import type Cursor from 'pg-cursor';
 import type pg from 'pg';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
@@ -16,6 +16,7 @@ import { parseInput } from '../validation.js';
 import { fieldsOf, type SqlRow } from './columns.js';
 import { BOM, csvOfRows, csvRecords } from './csv.js';
 import { writerWithRoom } from './sinks.js';
+import { openExportCursor } from './store/cursor.js';
 import { bankMessagesExport, ledgerExport, paymentsExport, type ExportQuery } from './store/queries.js';
 import { xlsxWriter } from './xlsx.js';
 
@@ -82,9 +83,7 @@ export async function openExport(deps: Deps, actor: Actor, kind: ExportKind, que
   let client: pg.PoolClient | null = null;
   try {
     client = await readPool(deps).connect();
-    const cursor = client.query(
-      new Cursor<SqlRow>(spec.text, [scope.merchantId, scope.projectId, scope.none, filter.range.from, filter.range.to, filter.status ?? null]),
-    );
+    const cursor = openExportCursor(client, spec, [scope.merchantId, scope.projectId, scope.none, filter.range.from, filter.range.to, filter.status ?? null]);
     const first = await cursor.read(EXPORT_BATCH_ROWS);
     return {
       filename: `${kind}_${rangeLabel(filter.range)}.${filter.format}`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { statement } from '../../db/statement.js';
 import { AppError } from '../../errors.js';
+import { readIdempotencyKey, storeIdempotencyKey, tryLockIdempotencyKey } from './store/idempotency-keys.js';
 
 export type Idempotency = { key: string; requestHash: string };
 
@@ -25,18 +25,6 @@ export function requestHash(body: unknown): string {
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
-const lockKey = statement<[string], { locked: boolean }>('idempotency-lock', 'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 1)) AS locked');
-// An expired entry is deleted as it is read: the key is free again.
-const readKey = statement<[string, string], { request_hash: string; response_body: string; expired: boolean }>(
-  'idempotency-read',
-  `WITH gone AS (DELETE FROM idempotency_keys WHERE project_id = $1 AND key = $2 AND expires_at <= now() RETURNING 1)
-   SELECT request_hash, response_body, EXISTS (SELECT 1 FROM gone) AS expired FROM idempotency_keys WHERE project_id = $1 AND key = $2`,
-);
-const storeKey = statement<[string, string, string, string, Date], never>(
-  'idempotency-store',
-  `INSERT INTO idempotency_keys (project_id, key, request_hash, response_status, response_body, expires_at) VALUES ($1, $2, $3, 201, $4, $5)`,
-);
-
 /**
  * Inside the creating transaction: the stored response to replay, or null to go ahead. A second
  * request with the key while the first is still running cannot take the key's lock and is refused
@@ -44,9 +32,9 @@ const storeKey = statement<[string, string, string, string, Date], never>(
  * previous holder committed.
  */
 export async function claimIdempotencyKey(client: pg.PoolClient, projectId: string, idem: Idempotency): Promise<string | null> {
-  const [lock] = await lockKey(client, `${projectId}:${idem.key}`);
-  if (!lock?.locked) throw new AppError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed.');
-  const [existing] = await readKey(client, projectId, idem.key);
+  const locked = await tryLockIdempotencyKey(client, projectId, idem.key);
+  if (!locked) throw new AppError('idempotency_conflict', 'A request with this Idempotency-Key is still being processed.');
+  const existing = await readIdempotencyKey(client, projectId, idem.key);
   if (!existing || existing.expired) return null;
   if (existing.request_hash !== idem.requestHash) {
     throw new AppError('idempotency_conflict', 'This Idempotency-Key was used with a different request body.');
@@ -56,5 +44,5 @@ export async function claimIdempotencyKey(client: pg.PoolClient, projectId: stri
 
 /** The first success's response, replayed byte for byte for a day. */
 export async function storeIdempotentResponse(client: pg.PoolClient, projectId: string, idem: Idempotency, responseBody: string, createdAt: Date): Promise<void> {
-  await storeKey(client, projectId, idem.key, idem.requestHash, responseBody, new Date(createdAt.getTime() + IDEMPOTENCY_TTL_MS));
+  await storeIdempotencyKey(client, projectId, idem.key, idem.requestHash, responseBody, new Date(createdAt.getTime() + IDEMPOTENCY_TTL_MS));
 }

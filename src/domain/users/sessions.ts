@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Tx } from '../../db/prisma.js';
-import { statement } from '../../db/statement.js';
 import { AppError } from '../../errors.js';
 import type { Session, User } from '../../generated/prisma/client.js';
 import { recordAudit } from '../audit/audit.js';
@@ -13,6 +12,8 @@ import { parseInput, uuidSchema } from '../validation.js';
 import { admitLoginAttempt } from './login-throttle.js';
 import { hashPassword, newPasswordSchema, typedPasswordSchema, verifyNobody, verifyPassword } from './password.js';
 import { newSecretToken, SECRET_TOKEN_PATTERN, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './session-rules.js';
+import { spendSetPasswordToken } from './store/set-password-tokens.js';
+import { userByEmail } from './store/users.js';
 
 /**
  * Dashboard sessions: sign-in with email and password (throttled, and saying nothing about which
@@ -28,12 +29,6 @@ export type Client = { ip: string | undefined; userAgent: string | undefined };
 const WRONG_CREDENTIALS = 'The email or the password is not right.';
 const MAX_USER_AGENT = 300;
 
-const userByEmail = statement<[string], { id: string; merchant_id: string; role: string; password_hash: string | null; merchant_active: boolean }>(
-  'user-by-email',
-  `SELECT u.id, u.merchant_id, u.role, u.password_hash, m.active AS merchant_active
-     FROM users u JOIN merchants m ON m.id = u.merchant_id WHERE lower(u.email) = $1`,
-);
-
 /**
  * Sign-in: a new session, its token for the cookie (shown only now). An unknown email, a user who
  * has not set a password and a wrong password are one answer (401, same message), each after one
@@ -43,7 +38,7 @@ export async function signIn(deps: Deps, input: unknown, client: Client): Promis
   const data = parseInput(signInInput, input);
   const email = data.email.trim().toLowerCase();
   const attempt = await admitLoginAttempt(deps.pool, email, client.ip ?? 'unknown');
-  const [user] = await userByEmail(deps.pool, email);
+  const user = await userByEmail(deps.pool, email);
   const right = user?.password_hash ? await verifyPassword(data.password, user.password_hash) : await verifyNobody(data.password);
   if (!user || !right || !isUserRole(user.role)) throw new AppError('unauthorized', WRONG_CREDENTIALS);
   await attempt.succeeded();
@@ -101,11 +96,7 @@ export async function setPasswordWithToken(deps: Deps, input: unknown, sessionTo
   if (!SECRET_TOKEN_PATTERN.test(data.token)) throw badToken();
   const passwordHash = await hashPassword(data.password);
   await deps.prisma.$transaction(async (tx) => {
-    const spent = await tx.$queryRaw<{ user_id: string }[]>`
-      UPDATE set_password_tokens SET used_at = now()
-       WHERE token_hash = ${hashCredential(data.token)} AND used_at IS NULL AND expires_at > now()
-       RETURNING user_id`;
-    const userId = spent[0]?.user_id;
+    const userId = await spendSetPasswordToken(tx, hashCredential(data.token));
     if (!userId) throw badToken();
     const user = await tx.user.update({ where: { id: userId }, data: { passwordHash, passwordSetAt: new Date() } });
     await tx.setPasswordToken.updateMany({ where: { userId, usedAt: null }, data: { usedAt: new Date() } });

@@ -11,6 +11,7 @@ import { forgetCachedCredentials } from '../auth/auth-cache.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { newSecretToken, SET_PASSWORD_TTL_MS, setPasswordUrl } from './session-rules.js';
+import { lockMerchantUsers } from './store/users.js';
 
 /**
  * Merchant users (CONTRACT "Merchant users and the dashboard"): the operator adds them with the
@@ -95,7 +96,7 @@ export async function issueSetPasswordLink(tx: Tx, deps: Pick<Deps, 'config'>, u
 /** A user of the caller's merchant, locked with every other user of it (the last-owner rule). */
 async function lockUserOfMerchant(tx: Tx, merchantId: string, id: string): Promise<{ user: User; owners: number }> {
   if (!uuidSchema.safeParse(id).success) throw AppError.notFound('User');
-  const rows = await tx.$queryRaw<{ id: string; role: string }[]>`SELECT id, role FROM users WHERE merchant_id = ${merchantId}::uuid ORDER BY id FOR UPDATE`;
+  const rows = await lockMerchantUsers(tx, merchantId);
   if (!rows.some((r) => r.id === id)) throw AppError.notFound('User');
   const user = await tx.user.findUniqueOrThrow({ where: { id } });
   return { user, owners: rows.filter((r) => r.role === 'owner').length };

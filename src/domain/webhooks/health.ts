@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/prisma.js';
 import { recordAudit, systemActor } from '../audit/audit.js';
 import type { Deps } from '../deps.js';
+import { attemptCountsSince } from './store/attempts.js';
 
 /** Svix and Stripe disable an endpoint whose every attempt has failed for 5 days. */
 export const DISABLE_AFTER_MS = 5 * 24 * 60 * 60 * 1000;
@@ -48,10 +49,7 @@ export async function recordEndpointOutcome(tx: Tx, endpointId: string, ok: bool
 /** The share of the endpoint's attempts in the last 24 h that got a 2xx; null when there were none. */
 export async function recentSuccess(deps: Pick<Deps, 'prisma'>, endpointId: string, now = new Date()) {
   const since = new Date(now.getTime() - RECENT_MS);
-  const [row] = await deps.prisma.$queryRaw<{ attempts: bigint; succeeded: bigint }[]>`
-    SELECT count(*) AS attempts, count(*) FILTER (WHERE a.response_status BETWEEN 200 AND 299) AS succeeded
-    FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
-    WHERE d.endpoint_id = ${endpointId}::uuid AND d.last_attempt_at > ${since} AND a.started_at > ${since}`;
+  const row = await attemptCountsSince(deps.prisma, endpointId, since);
   const attempts = Number(row?.attempts ?? 0);
   return { attempts, rate: attempts === 0 ? null : Number(row!.succeeded) / attempts };
 }

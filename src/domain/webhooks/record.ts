@@ -5,6 +5,7 @@ import { recordEndpointOutcome } from './health.js';
 import type { LoadedDelivery } from './post.js';
 import { logRefusedTarget } from './refusal-log.js';
 import { MAX_RETRIES, parseRetryAfter, retryDelayMs } from './schedule.js';
+import { lockDeliveryRow } from './store/deliveries.js';
 
 export type AttemptOutcome = 'succeeded' | 'retrying' | 'failed' | 'skipped' | 'deferred';
 
@@ -24,7 +25,7 @@ export async function recordAttempt(
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   logRefusedTarget(deps, delivery, result.error);
   return deps.prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM webhook_deliveries WHERE id = ${deliveryId}::uuid FOR UPDATE`;
+    await lockDeliveryRow(tx, deliveryId);
     const current = await tx.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
     const attemptNumber = current.attemptCount + 1;
     await tx.webhookAttempt.create({

@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../../db/prisma.js';
 import type { Deps } from '../deps.js';
+import { renewSlotLease, takeFreeSlot, type SlotHolder } from './store/slots.js';
 
 // A slot's lease is short and its holder renews it while the attempt runs (an attempt may take the
 // whole 10 s request timeout): a worker killed mid-attempt leaves slots that free within
@@ -10,7 +11,6 @@ const RENEW_MS = 1_500;
 const WAIT_POLL_MS = 200;
 
 type SlotDeps = Pick<Deps, 'prisma' | 'log'>;
-type Holder = { endpointId: string; holderId: string; limit: number };
 
 /**
  * Runs `send` holding one of the endpoint's `limit` in-flight slots, or returns null without
@@ -18,11 +18,11 @@ type Holder = { endpointId: string; holderId: string; limit: number };
  * holds across every process (pg-boss groups only count one process's jobs); `holderId` (the
  * delivery) names the holder, so only it renews or gives back its slot.
  */
-export async function withEndpointSlot<T>(deps: SlotDeps, holder: Holder, send: () => Promise<T>, waitMs = 0): Promise<{ value: T } | null> {
+export async function withEndpointSlot<T>(deps: SlotDeps, holder: SlotHolder, send: () => Promise<T>, waitMs = 0): Promise<{ value: T } | null> {
   const slot = await takeWithin(deps.prisma, holder, waitMs);
   if (slot === null) return null;
   const renewal = setInterval(() => {
-    renewEndpointSlot(deps.prisma, holder, slot).catch((err: unknown) => deps.log.warn({ err, ...holder, slot }, 'webhook slot: lease not renewed'));
+    renewSlotLease(deps.prisma, holder, slot, LEASE_SECONDS).catch((err: unknown) => deps.log.warn({ err, ...holder, slot }, 'webhook slot: lease not renewed'));
   }, RENEW_MS);
   try {
     return { value: await send() };
@@ -32,7 +32,7 @@ export async function withEndpointSlot<T>(deps: SlotDeps, holder: Holder, send: 
   }
 }
 
-async function takeWithin(prisma: PrismaClient, holder: Holder, waitMs: number): Promise<number | null> {
+async function takeWithin(prisma: PrismaClient, holder: SlotHolder, waitMs: number): Promise<number | null> {
   const until = Date.now() + waitMs;
   for (;;) {
     const slot = await takeEndpointSlot(prisma, holder);
@@ -42,45 +42,22 @@ async function takeWithin(prisma: PrismaClient, holder: Holder, waitMs: number):
 }
 
 /** One free slot, or null when all are held. */
-async function takeEndpointSlot(prisma: PrismaClient, holder: Holder): Promise<number | null> {
+async function takeEndpointSlot(prisma: PrismaClient, holder: SlotHolder): Promise<number | null> {
   // A taker that lost a slot to a concurrent one looks again: the next statement sees the winner's
   // row and picks another free slot, if there is one.
   for (let tries = 0; tries < holder.limit; tries++) {
-    const slot = await tryTake(prisma, holder);
+    const slot = await takeFreeSlot(prisma, holder, LEASE_SECONDS);
     if (slot !== null || !(await hasFreeSlot(prisma, holder))) return slot;
   }
   return null;
 }
 
-async function hasFreeSlot(prisma: PrismaClient, { endpointId, limit }: Holder): Promise<boolean> {
+async function hasFreeSlot(prisma: PrismaClient, { endpointId, limit }: SlotHolder): Promise<boolean> {
   const held = await prisma.webhookEndpointSlot.count({ where: { endpointId, slot: { lt: limit }, leasedUntil: { gt: new Date() } } });
   return held < limit;
 }
 
-async function tryTake(prisma: PrismaClient, { endpointId, holderId, limit }: Holder): Promise<number | null> {
-  const rows = await prisma.$queryRaw<{ slot: number }[]>`
-    INSERT INTO webhook_endpoint_slots AS s (endpoint_id, slot, delivery_id, leased_until)
-    SELECT ${endpointId}::uuid, n, ${holderId}::uuid, now() + make_interval(secs => ${LEASE_SECONDS})
-    FROM generate_series(0, ${limit}::int - 1) AS n
-    WHERE NOT EXISTS (
-      SELECT 1 FROM webhook_endpoint_slots h WHERE h.endpoint_id = ${endpointId}::uuid AND h.slot = n AND h.leased_until > now()
-    )
-    ORDER BY n
-    LIMIT 1
-    ON CONFLICT (endpoint_id, slot) DO UPDATE SET delivery_id = EXCLUDED.delivery_id, leased_until = EXCLUDED.leased_until
-      WHERE s.leased_until <= now()
-    RETURNING slot`;
-  return rows[0]?.slot ?? null;
-}
-
-/** Extends the holder's lease; a lease that lapsed and was re-taken is someone else's now and stays so. */
-async function renewEndpointSlot(prisma: PrismaClient, { endpointId, holderId }: Holder, slot: number): Promise<void> {
-  await prisma.$executeRaw`
-    UPDATE webhook_endpoint_slots SET leased_until = now() + make_interval(secs => ${LEASE_SECONDS})
-    WHERE endpoint_id = ${endpointId}::uuid AND slot = ${slot} AND delivery_id = ${holderId}::uuid`;
-}
-
 /** Gives the slot back; only its holder can. */
-async function releaseEndpointSlot(prisma: PrismaClient, { endpointId, holderId }: Holder, slot: number): Promise<void> {
+async function releaseEndpointSlot(prisma: PrismaClient, { endpointId, holderId }: SlotHolder, slot: number): Promise<void> {
   await prisma.webhookEndpointSlot.deleteMany({ where: { endpointId, slot, deliveryId: holderId } });
 }

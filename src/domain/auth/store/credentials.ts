@@ -1,4 +1,4 @@
-import { statement, type Queryable } from '../../db/statement.js';
+import { statement, type Queryable } from '../../../db/statement.js';
 
 /** A credential and the state of everything above it, in one row (one indexed lookup by hash). */
 export type CredentialRow = {

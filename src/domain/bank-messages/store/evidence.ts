@@ -1,6 +1,6 @@
-import type { Tx } from '../../db/prisma.js';
-import { holderOfAmount } from '../payments/store/holds.js';
-import type { BankFacts, TrustedMessage } from './evidence.js';
+import type { Tx } from '../../../db/prisma.js';
+import { holderOfAmount } from '../../payments/store/holds.js';
+import type { BankFacts, TrustedMessage } from '../evidence.js';
 
 /**
  * What the evidence decisions (evidence.ts) need from the history of a merchant's messages, read

@@ -1,5 +1,5 @@
-import { statement, type Queryable } from '../../db/statement.js';
-import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from './session-rules.js';
+import { statement, type Queryable } from '../../../db/statement.js';
+import { SESSION_IDLE_MS, SESSION_TOUCH_MS } from '../session-rules.js';
 
 /** A session and the state of everything above it, in one row (one indexed lookup by hash). */
 export type SessionRow = {
