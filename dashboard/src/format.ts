@@ -38,11 +38,26 @@ export function formatAmount(rials: string, unit: Unit): string {
   return `${negative ? '−' : ''}${text} تومان`;
 }
 
-/** What the user typed in the chosen unit, as rials (digits), or null when it is no amount. */
+/**
+ * What the user typed in the chosen unit, as rials (digits), or null when it is no amount. Toman may
+ * carry one tenth (`۱٬۲۳۴٫۵`, as formatAmount shows 12,345 rials); rials are whole.
+ */
 export function parseAmount(text: string, unit: Unit): string | null {
   const clean = latinDigits(text).replace(/[,٬\s]/g, '');
-  if (!/^\d+$/.test(clean)) return null;
-  return (unit === 'toman' ? BigInt(clean) * 10n : BigInt(clean)).toString();
+  if (unit === 'toman') {
+    const m = /^(\d+)(?:[.٫](\d))?$/.exec(clean);
+    return m ? (BigInt(m[1] ?? '0') * 10n + BigInt(m[2] ?? '0')).toString() : null;
+  }
+  return /^\d+$/.test(clean) ? BigInt(clean).toString() : null;
+}
+
+/** Rials (digits) as an input's text in the chosen unit, Persian digits, no grouping; '' for none. */
+export function amountInput(rials: string | null | undefined, unit: Unit): string {
+  if (!rials || !/^\d+$/.test(rials)) return rials ?? '';
+  if (unit === 'rial') return faDigits(rials);
+  const value = BigInt(rials);
+  const tenth = value % 10n;
+  return faDigits((value / 10n).toString()) + (tenth === 0n ? '' : `٫${faDigits(tenth.toString())}`);
 }
 
 const TEHRAN = 'Asia/Tehran';

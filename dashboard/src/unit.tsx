@@ -41,3 +41,22 @@ export function Amount({ rials }: { rials: string | null | undefined }) {
     </span>
   );
 }
+
+/** The number part of formatAmount (no unit word): «۱۲٬۳۴۵» toman or rials. */
+function amountNumber(rials: string, unit: Unit): string {
+  return formatAmount(rials, unit).replace(/ (تومان|ریال)$/, '');
+}
+
+/**
+ * Used against a cap, in the chosen unit: «۱۲۰٬۰۰۰ از ۵۰۰٬۰۰۰ تومان», or «۱۲۰٬۰۰۰ تومان» with no cap;
+ * the other unit in its title.
+ */
+export function AmountOf({ rials, of }: { rials: string; of: string | null | undefined }) {
+  const { unit } = useUnit();
+  const text = (u: Unit) => (of == null ? formatAmount(rials, u) : `${amountNumber(rials, u)} از ${formatAmount(of, u)}`);
+  return (
+    <span className="amount" title={text(unit === 'toman' ? 'rial' : 'toman')}>
+      {text(unit)}
+    </span>
+  );
+}

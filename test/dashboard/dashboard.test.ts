@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP } from '../../src/http/dashboard.js';
 import { createPaymentRest, gqlOk, makeMerchant, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { launchChromium } from '../support/browser.js';
+import { Receiver } from '../support/receiver.js';
 import { axeViolations, expectNoHorizontalScroll, inviteOwner, requireBuiltDashboard, watchCsp } from './support.js';
 
 const PASSWORD = 'a-long-dashboard-password';
@@ -15,6 +16,7 @@ let browser: Browser;
 let shop: Awaited<ReturnType<typeof makeShop>>;
 let owner: { email: string; setPasswordPath: string };
 let signedIn: BrowserContext;
+let receiver: Receiver | undefined;
 const cspErrors: string[] = [];
 
 beforeAll(async () => {
@@ -25,6 +27,7 @@ beforeAll(async () => {
   owner = await inviteOwner(app, merchant.merchantId);
 });
 afterAll(async () => {
+  await receiver?.stop();
   await browser?.close();
   await app?.stop();
 });
@@ -193,6 +196,73 @@ describe('the dashboard in a browser', () => {
     await form.getByLabel('مبلغ بازپرداخت به تومان').fill('1000000');
     await form.getByRole('button', { name: 'ثبت بازپرداخت' }).click();
     await expect.poll(() => form.getByRole('alert').textContent()).toBe('جمع بازپرداخت‌ها از مبلغ دریافتی بیشتر می‌شود.');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('filters payments by amount (typed in toman) and by a card’s last four, in the URL; the cards page shows each cap’s use', async () => {
+    // A second project whose card ends in 4321, capped at 500,000 toman and 10 payments a day.
+    const second = await makeShop(app, {
+      merchantKey: shop.merchantKey,
+      settings: { name: 'فروشگاه دوم' },
+      card: { cardNumber: '6219861012344321', dailyAmountCap: 5_000_000, dailyCountCap: 10 },
+    });
+    const onCard = (await createPaymentRest(app, second.apiKey, { amount: 173_000, orderId: 'order-card' })).body as { id: string; amountFinal: string };
+    const byAmount = await pendingPayment('order-amount', 187_000);
+    await pendingPayment('order-other', 150_000);
+    const page = await newPage(signedIn);
+    await open(page, '/dashboard/payments');
+    const listed = () => page.locator('ul[aria-label="پرداخت‌ها"] [data-payment-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-payment-id')));
+    const form = page.getByRole('form', { name: 'پالایش پرداخت‌ها' });
+
+    // 18,700 toman in Persian digits is 187,000 rials: the requested amount of one payment.
+    await form.getByLabel('مبلغ به تومان').fill('۱۸٬۷۰۰');
+    await form.getByRole('button', { name: 'نمایش' }).click();
+    await page.waitForURL((url) => url.searchParams.get('amount') === '187000');
+    await expect.poll(listed).toEqual([byAmount.id]);
+    expect(await form.getByLabel('مبلغ به تومان').inputValue()).toBe('۱۸۷۰۰');
+    expect(await axeViolations(page)).toEqual([]);
+
+    await form.getByRole('button', { name: 'پاک کردن' }).click();
+    await expect.poll(async () => (await listed()).length).toBeGreaterThan(2);
+    await form.getByLabel('چهار رقم آخر کارت').fill('۴۳۲۱');
+    await form.getByRole('button', { name: 'نمایش' }).click();
+    await page.waitForURL((url) => url.searchParams.get('card') === '4321');
+    await expect.poll(listed).toEqual([onCard.id]);
+    // The same filters from a bookmarked address.
+    await open(page, `/dashboard/payments?amount=${onCard.amountFinal}&card=4321`);
+    await expect.poll(listed).toEqual([onCard.id]);
+    await open(page, `/dashboard/payments?amount=${onCard.amountFinal}&card=5678`);
+    await page.getByText('پرداختی با این پالایه نیست.').waitFor();
+
+    // The cards page: today's use against the daily caps, as the API counts it.
+    const used = await gqlOk(app.baseUrl, `query($id: ID!) { node(id: $id) { ... on Card { usedToday { amount count } } } }`, { id: second.cardId }, shop.merchantKey);
+    expect(used.node.usedToday).toEqual({ amount: onCard.amountFinal, count: 1 });
+    await open(page, '/dashboard/cards');
+    const day = page.locator(`li[data-card-id="${second.cardId}"] [data-cap="day"]`);
+    const digits = (n: bigint) => new Intl.NumberFormat('fa-IR').format(n);
+    expect(await day.textContent()).toBe(`${digits(BigInt(onCard.amountFinal) / 10n)} از ۵۰۰٬۰۰۰ تومان امروز، ۱ از ۱۰ پرداخت`);
+    expect(await day.getAttribute('data-used-amount')).toBe(onCard.amountFinal);
+    expect(await page.locator(`li[data-card-id="${second.cardId}"] [data-cap="month"]`).textContent()).toContain('این ماه، ۱ پرداخت (بدون سقف)');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('sends a test webhook for the project it shows, with the owner’s session', async () => {
+    // Kept till the end of the file: later payment events of the shop go there too.
+    receiver = await new Receiver().start();
+    await gqlOk(app.baseUrl, `mutation($p: ID!, $u: String!) { setWebhookEndpoint(projectId: $p, url: $u) { secret } }`, { p: shop.projectId, u: `${receiver.url}/dashboard-test` }, shop.merchantKey);
+    const page = await newPage(signedIn);
+    await open(page, '/dashboard/webhooks');
+    const panel = page.getByRole('region', { name: 'Shop (آزمایشی)' });
+    await panel.getByRole('button', { name: 'ارسال آزمایشی' }).click();
+    await panel.getByRole('status').filter({ hasText: 'رویداد آزمایشی رسید' }).waitFor();
+    const [hit] = await receiver.waitFor(1);
+    expect(hit!.path).toBe('/dashboard-test');
+    expect(hit!.headers['x-service-event']).toBe('payment.confirmed');
+    // The delivery joins the page's latest deliveries, marked as a test.
+    const deliveryId = await panel.getByRole('status').filter({ hasText: 'رویداد آزمایشی رسید' }).getAttribute('data-test-delivery-id');
+    await page.locator(`[data-delivery-id="${deliveryId}"]`).getByText('آزمایشی', { exact: true }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.close();
   });

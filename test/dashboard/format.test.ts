@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { faNumber, formatAmount, latinDigits, parseAmount } from '../../dashboard/src/format.js';
+import { amountInput, faNumber, formatAmount, latinDigits, parseAmount } from '../../dashboard/src/format.js';
 import { dayRange, isoJalali, jalaliToday, parseJalali } from '../../dashboard/src/jalali.js';
 
 describe('dashboard amounts', () => {
@@ -17,6 +17,18 @@ describe('dashboard amounts', () => {
     expect(latinDigits('۰۹١٢')).toBe('0912');
     expect(faNumber('1000000000')).toBe('۱٬۰۰۰٬۰۰۰٬۰۰۰');
   });
+
+  it('reads a toman tenth as formatAmount shows it, and writes rials back into an input in the unit shown', () => {
+    expect(parseAmount('۱٬۲۳۴٫۵', 'toman')).toBe('12345');
+    expect(parseAmount('1234.5', 'toman')).toBe('12345');
+    expect(parseAmount('1.500', 'toman')).toBeNull();
+    expect(parseAmount('12345.5', 'rial')).toBeNull();
+    expect(amountInput('187000', 'toman')).toBe('۱۸۷۰۰');
+    expect(amountInput('12345', 'toman')).toBe('۱۲۳۴٫۵');
+    expect(amountInput('187000', 'rial')).toBe('۱۸۷۰۰۰');
+    expect(parseAmount(amountInput('12345', 'toman'), 'toman')).toBe('12345');
+    expect(amountInput(null, 'toman')).toBe('');
+  });
 });
 
 describe('dashboard Jalali dates in Tehran time', () => {
@@ -28,5 +40,17 @@ describe('dashboard Jalali dates in Tehran time', () => {
   it('turns the day at Tehran midnight, not UTC midnight', () => {
     expect(isoJalali(jalaliToday(new Date('2026-11-25T20:29:00Z')))).toBe('1405-09-04');
     expect(isoJalali(jalaliToday(new Date('2026-11-25T20:30:00Z')))).toBe('1405-09-05');
+  });
+});
+
+describe('project section titles', () => {
+  it('name each project’s section once per page, telling apart two projects that share a name', async () => {
+    const { projectTitles } = await import('../../dashboard/src/projects.js');
+    const titles = projectTitles([
+      { id: '11111111-aaaa-4aaa-8aaa-aaaaaaaaaaaa', name: 'فروشگاه', sandbox: false },
+      { id: '22222222-bbbb-4bbb-8bbb-bbbbbbbbbbbb', name: 'فروشگاه', sandbox: false },
+      { id: '33333333-cccc-4ccc-8ccc-cccccccccccc', name: 'فروشگاه', sandbox: true },
+    ]);
+    expect([...titles.values()]).toEqual(['فروشگاه — 11111111', 'فروشگاه — 22222222', 'فروشگاه (آزمایشی)']);
   });
 });

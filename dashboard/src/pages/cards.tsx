@@ -4,8 +4,9 @@ import { graphql, type ResultOf } from '../graphql.js';
 import { faNumber, groupCard, faDigits } from '../format.js';
 import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
-import { Amount } from '../unit.js';
+import { AmountOf } from '../unit.js';
 import { Empty, ErrorNote, Facts, Loading, PageTitle, Section } from '../ui/common.js';
+import { projectTitles } from '../projects.js';
 
 const Cards = graphql(`
   query DashboardCards {
@@ -33,6 +34,14 @@ const Cards = graphql(`
             dailyCountCap
             monthlyAmountCap
             monthlyCountCap
+            usedToday {
+              amount
+              count
+            }
+            usedThisMonth {
+              amount
+              count
+            }
             lastUsedAt
           }
         }
@@ -54,13 +63,22 @@ const UpdateCard = graphql(`
 type Merchant = NonNullable<NonNullable<ResultOf<typeof Cards>['viewer']>['merchant']>;
 type Card = Merchant['projects'][number]['cards'][number];
 
-function Cap({ amount, count }: { amount: string | null; count: number | null }) {
-  if (amount == null && count == null) return <span>بدون سقف</span>;
+type Usage = Card['usedToday'];
+
+/**
+ * A period's caps against what counts toward them now (the API's usedToday / usedThisMonth, the
+ * create function's own count): «۱۲۰٬۰۰۰ از ۵۰۰٬۰۰۰ تومان امروز، ۳ از ۱۰ پرداخت» (a comma, not a middle dot: ۰ is a dot).
+ */
+function Cap({ amount, count, used, period, kind }: { amount: string | null; count: number | null; used: Usage; period: string; kind: 'day' | 'month' }) {
+  const full = (amount != null && BigInt(used.amount) >= BigInt(amount)) || (count != null && used.count >= count);
   return (
-    <span>
-      {amount != null && <Amount rials={amount} />}
-      {amount != null && count != null && ' · '}
-      {count != null && `${faNumber(count)} پرداخت`}
+    <span className={`cap-usage${full ? ' cap-full' : ''}`} data-cap={kind} data-used-amount={used.amount} data-used-count={used.count}>
+      <AmountOf rials={used.amount} of={amount} />
+      {` ${period}`}
+      {'، '}
+      {count != null ? `${faNumber(used.count)} از ${faNumber(count)} پرداخت` : `${faNumber(used.count)} پرداخت`}
+      {amount == null && count == null && ' (بدون سقف)'}
+      {full && ' (پر شده)'}
     </span>
   );
 }
@@ -83,8 +101,8 @@ function CardItem({ card, devices }: { card: Card; devices: Merchant['devices'] 
           ['بانک', card.bankName],
           ['دارنده', card.holderName],
           ['گوشی', device ? `${device.name}${device.online ? '' : ' (آفلاین)'}` : '—'],
-          ['سقف روزانه', <Cap amount={card.dailyAmountCap} count={card.dailyCountCap} />],
-          ['سقف ماهانه', <Cap amount={card.monthlyAmountCap} count={card.monthlyCountCap} />],
+          ['سقف روزانه', <Cap amount={card.dailyAmountCap} count={card.dailyCountCap} used={card.usedToday} period="امروز" kind="day" />],
+          ['سقف ماهانه', <Cap amount={card.monthlyAmountCap} count={card.monthlyCountCap} used={card.usedThisMonth} period="این ماه" kind="month" />],
         ]}
       />
       {isOwner && (
@@ -121,7 +139,7 @@ export function CardsPage() {
       <PageTitle>کارت‌ها</PageTitle>
       <OwnerOnlyNote />
       {merchant.projects.map((project) => (
-        <Section key={project.id} title={`${project.name}${project.sandbox ? ' (آزمایشی)' : ''}`}>
+        <Section key={project.id} title={projectTitles(merchant.projects).get(project.id)!}>
           {project.cards.length === 0 ? (
             <Empty>این پروژه کارتی ندارد.</Empty>
           ) : (

@@ -6,6 +6,7 @@ import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { Amount, useUnit } from '../unit.js';
 import { CopyButton, DateTime, Empty, ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
+import { projectTitles } from '../projects.js';
 
 const Links = graphql(`
   query DashboardLinks {
@@ -131,7 +132,7 @@ export function LinksPage() {
       <PageTitle>پیوندهای پرداخت</PageTitle>
       <OwnerOnlyNote />
       {projects.map((project) => (
-        <Section key={project.id} title={`${project.name}${project.sandbox ? ' (آزمایشی)' : ''}`}>
+        <Section key={project.id} title={projectTitles(projects).get(project.id)!}>
           {project.links.length === 0 ? (
             <Empty>پیوندی ندارد.</Empty>
           ) : (

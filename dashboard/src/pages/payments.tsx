@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
 import { PaymentRowFragment, type PaymentRowData } from '../fragments.js';
 import { graphql } from '../graphql.js';
-import { faNumber } from '../format.js';
+import { amountInput, faDigits, faNumber, latinDigits, parseAmount } from '../format.js';
 import { dayRange, formatJalali, parseJalali } from '../jalali.js';
 import { PAYMENT_STATUS } from '../labels.js';
 import { usePaymentEvents } from '../live.js';
@@ -10,6 +10,7 @@ import { Empty, ErrorNote, Loading, PageTitle } from '../ui/common.js';
 import { PaymentRow } from '../ui/payment-row.js';
 import { useProjects } from '../projects.js';
 import { useDeferredQuery } from '../query.js';
+import { useUnit } from '../unit.js';
 
 const Payments = graphql(
   `
@@ -22,6 +23,8 @@ const Payments = graphql(
       $orderId: String
       $from: DateTime
       $to: DateTime
+      $amount: Amount
+      $cardLast4: String
     ) {
       payments(
         first: 20
@@ -33,6 +36,8 @@ const Payments = graphql(
         orderId: $orderId
         from: $from
         to: $to
+        amount: $amount
+        cardLast4: $cardLast4
       ) {
         totalCount
         pageInfo {
@@ -61,9 +66,15 @@ type Filters = {
   orderId?: string;
   from?: string;
   to?: string;
+  /** Rials, as the API takes it (the URL keeps rials too, whatever unit the page shows). */
+  amount?: string;
+  cardLast4?: string;
 };
 
-/** The filters live in the URL (bookmarkable): project, status, review, reported, from, to, order. */
+/**
+ * The filters live in the URL (bookmarkable): project, status, review, reported, from, to, order,
+ * amount (rials, whichever unit the page shows) and card (a card's last four digits).
+ */
 function readFilters(query: URLSearchParams): { filters: Filters; invalid: string | null } {
   const filters: Filters = {};
   const project = query.get('project');
@@ -80,11 +91,23 @@ function readFilters(query: URLSearchParams): { filters: Filters; invalid: strin
   if ((query.get('from') && !from) || (query.get('to') && !to)) return { filters, invalid: 'تاریخ را به شکل ۱۴۰۵/۰۹/۰۴ بنویسید.' };
   if (from) filters.from = dayRange(from).from;
   if (to) filters.to = dayRange(to).to;
+  const amount = query.get('amount');
+  if (amount) {
+    if (!/^[0-9]{1,15}$/.test(amount)) return { filters, invalid: 'مبلغ را فقط با رقم بنویسید.' };
+    filters.amount = amount;
+  }
+  const card = query.get('card');
+  if (card) {
+    if (!/^[0-9]{4}$/.test(card)) return { filters, invalid: 'چهار رقم آخر کارت را بنویسید، مثلاً ۵۶۷۸.' };
+    filters.cardLast4 = card;
+  }
   return { filters, invalid: null };
 }
 
 function FilterForm({ query }: { query: URLSearchParams }) {
   const projects = useProjects();
+  const { unit } = useUnit();
+  const unitName = unit === 'toman' ? 'تومان' : 'ریال';
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
@@ -93,6 +116,9 @@ function FilterForm({ query }: { query: URLSearchParams }) {
       const parsed = value(name) ? parseJalali(value(name) ?? '') : null;
       return parsed ? formatJalali(parsed) : value(name);
     };
+    // Typed in the unit shown, kept in rials; what is no amount stays as typed, and the page says so.
+    const amount = value('amount') ? (parseAmount(value('amount') ?? '', unit) ?? value('amount')) : undefined;
+    const card = value('card') ? latinDigits(value('card') ?? '').replace(/\s/g, '') : undefined;
     navigate(
       href('/payments', {
         project: value('project'),
@@ -102,11 +128,13 @@ function FilterForm({ query }: { query: URLSearchParams }) {
         order: value('order'),
         from: date('from'),
         to: date('to'),
+        amount,
+        card,
       }),
     );
   };
   return (
-    <form className="panel filters" onSubmit={submit} key={query.toString()} aria-label="پالایش پرداخت‌ها">
+    <form className="panel filters" onSubmit={submit} key={`${query.toString()}|${unit}`} aria-label="پالایش پرداخت‌ها">
       <div className="field">
         <label htmlFor="f-project">پروژه</label>
         <select id="f-project" name="project" defaultValue={query.get('project') ?? ''}>
@@ -145,6 +173,30 @@ function FilterForm({ query }: { query: URLSearchParams }) {
       <div className="field">
         <label htmlFor="f-to">تا تاریخ</label>
         <input id="f-to" name="to" inputMode="numeric" placeholder="۱۴۰۵/۰۹/۳۰" defaultValue={query.get('to') ?? ''} />
+      </div>
+      <div className="field">
+        <label htmlFor="f-amount">مبلغ به {unitName}</label>
+        <input
+          id="f-amount"
+          name="amount"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder={unit === 'toman' ? '۱۵۰٬۰۰۰' : '۱٬۵۰۰٬۰۰۰'}
+          defaultValue={amountInput(query.get('amount'), unit)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="f-card">چهار رقم آخر کارت</label>
+        <input
+          id="f-card"
+          name="card"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={4}
+          dir="ltr"
+          placeholder="۵۶۷۸"
+          defaultValue={query.get('card') ? faDigits(query.get('card') ?? '') : ''}
+        />
       </div>
       <div className="field">
         <label htmlFor="f-order">شناسهٔ سفارش</label>

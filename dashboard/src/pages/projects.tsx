@@ -6,6 +6,7 @@ import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { Amount } from '../unit.js';
 import { DateTime, ErrorNote, Facts, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
+import { projectTitles } from '../projects.js';
 
 const Projects = graphql(`
   query DashboardProjectKeys {
@@ -108,11 +109,11 @@ function KeyItem({ apiKey }: { apiKey: Project['apiKeys'][number] }) {
   );
 }
 
-function ProjectPanel({ project }: { project: Project }) {
+function ProjectPanel({ project, title }: { project: Project; title: string }) {
   const [created, createKey] = useMutation(CreateKey);
   const { isOwner } = useRole();
   return (
-    <Section title={`${project.name}${project.sandbox ? ' (آزمایشی)' : ''}`}>
+    <Section title={title}>
       <Facts
         items={[
           ['وضعیت', project.suspended ? 'معلق (با اپراتور تماس بگیرید)' : project.active ? 'فعال' : 'غیرفعال'],
@@ -177,7 +178,7 @@ export function ProjectsPage() {
       <PageTitle>پروژه‌ها و کلیدها</PageTitle>
       <OwnerOnlyNote />
       {projects.map((p) => (
-        <ProjectPanel key={p.id} project={p} />
+        <ProjectPanel key={p.id} project={p} title={projectTitles(projects).get(p.id)!} />
       ))}
       {isOwner && <NewProject />}
     </>

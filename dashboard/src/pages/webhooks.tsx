@@ -6,6 +6,7 @@ import { EVENT_TYPE, label } from '../labels.js';
 import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { DateTime, Empty, ErrorNote, Facts, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
+import { projectTitles } from '../projects.js';
 import { Deliveries, DeliveryFragment } from '../ui/deliveries.js';
 
 const Webhooks = graphql(
@@ -71,6 +72,17 @@ const SetEndpoint = graphql(`
   }
 `);
 
+const SendTest = graphql(
+  `
+    mutation DashboardSendTestWebhook($projectId: ID!) {
+      sendTestWebhook(projectId: $projectId) {
+        ...Delivery
+      }
+    }
+  `,
+  [DeliveryFragment],
+);
+
 type Project = NonNullable<NonNullable<ResultOf<typeof Webhooks>['viewer']>['merchant']>['projects'][number];
 
 function health(endpoint: NonNullable<Project['webhookEndpoint']>): string {
@@ -79,9 +91,29 @@ function health(endpoint: NonNullable<Project['webhookEndpoint']>): string {
   return 'سالم';
 }
 
-function EndpointPanel({ project }: { project: Project }) {
+/** What the test send got: delivered (with the endpoint's HTTP status) or why it failed. */
+function TestResult({ delivery }: { delivery: ResultOf<typeof SendTest>['sendTestWebhook'] }) {
+  const last = delivery.attempts[delivery.attempts.length - 1];
+  const answer = last ? (last.responseStatus ? `HTTP ${last.responseStatus}` : (last.error ?? '')) : '';
+  const ok = delivery.status === 'succeeded';
+  return (
+    <p className={ok ? 'ok' : 'error'} role="status" data-test-delivery-id={delivery.id} data-delivery-status={delivery.status}>
+      {ok ? 'رویداد آزمایشی رسید' : 'رویداد آزمایشی نرسید'}
+      {answer && (
+        <>
+          {': '}
+          <span dir="ltr">{answer}</span>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** One project's endpoint; `refresh` reads the page again (after a test send: its delivery and the endpoint's health). */
+function EndpointPanel({ project, title, refresh }: { project: Project; title: string; refresh: () => void }) {
   const [rotated, rotate] = useMutation(Rotate);
   const [set, setEndpoint] = useMutation(SetEndpoint);
+  const [tested, sendTest] = useMutation(SendTest);
   const { isOwner } = useRole();
   const endpoint = project.webhookEndpoint;
   const inputId = `url-${project.id}`;
@@ -91,7 +123,7 @@ function EndpointPanel({ project }: { project: Project }) {
     if (url) void setEndpoint({ projectId: project.id, url });
   };
   return (
-    <Section title={`${project.name}${project.sandbox ? ' (آزمایشی)' : ''}`}>
+    <Section title={title}>
       {endpoint ? (
         <div data-endpoint-id={endpoint.id} data-active={String(endpoint.active)}>
           <Facts
@@ -110,8 +142,8 @@ function EndpointPanel({ project }: { project: Project }) {
             <button type="button" className="secondary small" disabled={rotated.fetching} onClick={() => void rotate({ projectId: project.id })}>
               رمز امضای تازه
             </button>
-            <button type="button" className="secondary small" disabled title="sendTestWebhook با حساب پذیرنده هنوز پروژه نمی‌گیرد">
-              ارسال آزمایشی (به‌زودی)
+            <button type="button" className="secondary small" disabled={tested.fetching} onClick={() => void sendTest({ projectId: project.id }).then(refresh)}>
+              ارسال آزمایشی
             </button>
           </div>
           )}
@@ -121,7 +153,8 @@ function EndpointPanel({ project }: { project: Project }) {
       )}
       {rotated.data && <ShownOnce title="رمز امضای تازه" value={rotated.data.rotateWebhookSecret.secret} />}
       {set.data && <ShownOnce title="رمز امضای نشانی تازه" value={set.data.setWebhookEndpoint.secret} />}
-      <ErrorNote error={rotated.error ?? set.error} />
+      {tested.data && <TestResult delivery={tested.data.sendTestWebhook} />}
+      <ErrorNote error={rotated.error ?? set.error ?? tested.error} />
       {isOwner && (
       <form className="inline-form" onSubmit={submit}>
         <label htmlFor={inputId}>{endpoint ? 'نشانی تازه (رمز تازه هم ساخته می‌شود)' : 'نشانی وب‌هوک'}</label>
@@ -137,15 +170,16 @@ function EndpointPanel({ project }: { project: Project }) {
 
 export function WebhooksPage() {
   useTitle('وب‌هوک‌ها');
-  const [result] = useQuery({ query: Webhooks });
+  const [result, refetch] = useQuery({ query: Webhooks });
+  const refresh = () => refetch({ requestPolicy: 'network-only' });
   const data = result.data;
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
   return (
     <>
       <PageTitle>وب‌هوک‌ها</PageTitle>
       <OwnerOnlyNote />
-      {(data.viewer?.merchant?.projects ?? []).map((p) => (
-        <EndpointPanel key={p.id} project={p} />
+      {(data.viewer?.merchant?.projects ?? []).map((p, _i, all) => (
+        <EndpointPanel key={p.id} project={p} title={projectTitles(all).get(p.id)!} refresh={refresh} />
       ))}
       <Section title="آخرین ارسال‌ها">
         <Deliveries items={data.webhookDeliveries.edges.map((e) => e.node)} />

@@ -1,7 +1,18 @@
 import { bankName } from '../../domain/cards/banks.js';
 import { createCard, updateCard } from '../../domain/cards/cards.js';
+import { cardUsage, type CapUsage } from '../../domain/cards/store/usage.js';
 import { builder } from '../builder.js';
 import { NodeRef } from './node.js';
+
+const CardUsage = builder.objectRef<CapUsage>('CardUsage').implement({
+  description:
+    'What counts against a card’s caps in one period, exactly as payment creation counts it: the card’s pending and confirmed payments created in the period, by their amountFinal. A new payment is refused (503 no_card_available) when `count` has reached the count cap, or when `amount` plus its amountFinal would pass the amount cap.',
+  fields: (t) => ({
+    amount: t.field({ description: 'Rials: the sum of those payments’ amountFinal.', type: 'Amount', resolve: (u) => u.amount }),
+    count: t.exposeInt('count', { description: 'How many payments count.' }),
+    since: t.field({ description: 'Where the period started: midnight Tehran time of today, or of the first day of this Jalali month.', type: 'DateTime', resolve: (u) => u.since }),
+  }),
+});
 
 builder.prismaObject('Card', {
   description: 'A bank card payers transfer to, with the phone that forwards its deposit SMS and optional daily and monthly caps.',
@@ -23,6 +34,18 @@ builder.prismaObject('Card', {
     dailyCountCap: t.exposeInt('dailyCountCap', { description: 'Most payments per Tehran day; null = no cap.', nullable: true }),
     monthlyAmountCap: t.expose('monthlyAmountCap', { description: 'Most rials of pending + confirmed payments per Jalali month (Tehran time); null = no cap.', type: 'Amount', nullable: true }),
     monthlyCountCap: t.exposeInt('monthlyCountCap', { description: 'Most pending + confirmed payments per Jalali month (Tehran time); null = no cap.', nullable: true }),
+    usedToday: t.field({
+      description: 'What counts now against dailyAmountCap and dailyCountCap: pending + confirmed payments created on this card since midnight Tehran time.',
+      type: CardUsage,
+      select: { id: true },
+      resolve: async (card, _args, ctx) => (await cardUsage(ctx.deps, card.id)).today,
+    }),
+    usedThisMonth: t.field({
+      description: 'What counts now against monthlyAmountCap and monthlyCountCap: pending + confirmed payments created on this card since this Jalali month started (Tehran time).',
+      type: CardUsage,
+      select: { id: true },
+      resolve: async (card, _args, ctx) => (await cardUsage(ctx.deps, card.id)).thisMonth,
+    }),
     sheba: t.exposeString('sheba', { description: 'The card account’s IBAN (sheba): IR + 24 digits.', nullable: true }),
     active: t.exposeBoolean('active', { description: 'False stops new payments on the card; its live payments still confirm.' }),
     lastUsedAt: t.expose('lastUsedAt', { description: 'When a payment last chose this card (least recently used goes first).', type: 'DateTime', nullable: true }),

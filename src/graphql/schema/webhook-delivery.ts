@@ -67,9 +67,9 @@ builder.queryField('webhookDeliveries', (t) =>
 
 builder.mutationFields((t) => ({
   redeliverWebhook: t.prismaField({
-    description: 'Re-sends a delivery now, whatever its state; the attempt is recorded. Manual sends (with sendTestWebhook) are limited to 30 a minute per project and wait for a free endpoint slot (WEBHOOK_ENDPOINT_CONCURRENCY) up to 10 s; either refusal is 429 rate_limited with Retry-After.',
+    description: 'Re-sends a delivery now, whatever its state; the attempt is recorded. A project key its project’s deliveries; the merchant key or an owner’s dashboard session any of the merchant’s (other roles: 403 forbidden). Manual sends (with sendTestWebhook) are limited to 30 a minute per project and wait for a free endpoint slot (WEBHOOK_ENDPOINT_CONCURRENCY) up to 10 s; either refusal is 429 rate_limited with Retry-After.',
     type: 'WebhookDelivery',
-    authScopes: { project: true },
+    authScopes: { project: true, merchant: true },
     args: { deliveryId: t.arg.id({ description: 'The delivery UUID.', required: true }) },
     resolve: async (query, _root, { deliveryId }, ctx) => {
       const d = await redeliverWebhook(ctx.deps, ctx.actor, String(deliveryId));
@@ -77,11 +77,17 @@ builder.mutationFields((t) => ({
     },
   }),
   sendTestWebhook: t.prismaField({
-    description: 'Sends a signed sample payment.confirmed to the project’s endpoint. Limited like redeliverWebhook.',
+    description:
+      'Sends a signed sample payment.confirmed to a project’s endpoint: a project key’s own, or with `projectId` the one a merchant key or an owner’s dashboard session names (other roles: 403 forbidden). Limited like redeliverWebhook.',
     type: 'WebhookDelivery',
-    authScopes: { project: true },
-    resolve: async (query, _root, _args, ctx) => {
-      const d = await sendTestWebhook(ctx.deps, ctx.actor);
+    authScopes: { project: true, merchant: true },
+    args: {
+      projectId: t.arg.id({
+        description: 'The project UUID: required with a merchant key or a dashboard session; a project key may leave it out (any other project’s id is not found).',
+      }),
+    },
+    resolve: async (query, _root, { projectId }, ctx) => {
+      const d = await sendTestWebhook(ctx.deps, ctx.actor, projectId == null ? null : String(projectId));
       return ctx.deps.prisma.webhookDelivery.findUniqueOrThrow({ ...query, where: { id: d.id } });
     },
   }),
