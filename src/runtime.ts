@@ -42,7 +42,9 @@ export async function startRuntime(opts: {
   guardAbandonedClients((err) => log.warn({ err }, 'database connection: error after its owner let it go (ignored)'));
   const directUrl = opts.directUrl ?? (opts.databaseUrl === config.databaseUrl ? config.databaseDirectUrl : undefined) ?? opts.databaseUrl;
   // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool.
-  const pool = createPool(opts.databaseUrl, role === 'api' ? 10 : 24);
+  // Statements marked `prepare` are parsed once per connection only where nothing pools between us
+  // and PostgreSQL: through PgBouncer in transaction mode (DATABASE_DIRECT_URL set apart) they go unnamed.
+  const pool = createPool(opts.databaseUrl, role === 'api' ? 10 : 24, { prepareStatements: directUrl === opts.databaseUrl });
   pool.on('error', (err) => log.warn({ err }, 'database pool: idle connection lost'));
   const prisma = createPrisma(pool);
   const jobs = await JobQueue.start({ pooled: opts.databaseUrl, direct: directUrl }, log, { work: role !== 'api' }, jobDefinitions);

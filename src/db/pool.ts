@@ -9,8 +9,10 @@ export const statementLog: { sent: number; names: string[] | null } = { sent: 0,
 
 /** Where `statement()` (src/db/statement.ts) puts its label on a query config: pg never reads it. */
 export const STATEMENT_LABEL = Symbol('statement label');
+/** Set by `statement(..., { prepare: true })`: on a preparing pool, the label becomes the statement's name. */
+export const PREPARE = Symbol('prepare');
 
-type QueryConfigLike = { name?: string; text?: string; [STATEMENT_LABEL]?: string };
+type QueryConfigLike = { name?: string; text?: string; [STATEMENT_LABEL]?: string; [PREPARE]?: true };
 
 type Callback = (err: Error | null, res?: unknown) => void;
 
@@ -32,15 +34,19 @@ function namedStatementError(name: string): Error {
  * includes two or more relations loads them concurrently on the transaction's one connection
  * (prisma/orm#29407, fix proposed in prisma/orm#29979). Waiting here for the previous statement is
  * the "external flow control" pg asks for; clients of the pool are separate connections, so
- * statements on different connections still run in parallel. It sends no named prepared statement
- * (see `namedStatementError`): Prisma's adapter sends its statements unnamed, and so does `statement`.
+ * statements on different connections still run in parallel. It refuses a named prepared statement
+ * given to it (see `namedStatementError`): Prisma's adapter sends its statements unnamed, and so does
+ * `statement`, except those marked `prepare` on a pool made with `prepareStatements` (no pooler).
  */
 class CountingClient extends pg.Client {
   /** Settles when this connection's last statement has; never rejects. */
   private previous: Promise<unknown> = Promise.resolve();
+  /** This connection reaches PostgreSQL itself: `statement(..., { prepare: true })` is sent named. */
+  private readonly prepares: boolean;
 
-  constructor(config?: string | pg.ClientConfig) {
+  constructor(config?: string | (pg.ClientConfig & { prepareStatements?: boolean })) {
     super(config);
+    this.prepares = typeof config === 'object' && config.prepareStatements === true;
     // pg-pool takes its idle 'error' listener off a client while it is checked out. A connection
     // that dies between two statements of a checked-out client (the server or PgBouncer ends it:
     // "terminating connection due to unexpected postmaster exit", "server conn crashed?" when the
@@ -64,6 +70,9 @@ class CountingClient extends pg.Client {
       if (!callback) return Promise.reject(err) as never;
       queueMicrotask(() => callback(err));
       return undefined as never;
+    }
+    if (this.prepares && typeof first === 'object' && first !== null && first[PREPARE] && first[STATEMENT_LABEL]) {
+      args[0] = { ...first, name: first[STATEMENT_LABEL] };
     }
     const send = super.query as (...a: unknown[]) => Promise<unknown>;
     // Cursors, streams and config-held callbacks settle by events pg emits; nothing here sends them.
@@ -112,7 +121,13 @@ export function guardAbandonedClients(onLateError: (err: unknown) => void): void
 export function createPool(
   connectionString: string,
   max: number,
-  options: Pick<pg.PoolConfig, 'application_name' | 'connectionTimeoutMillis'> = {},
+  options: Pick<pg.PoolConfig, 'application_name' | 'connectionTimeoutMillis'> & {
+    /**
+     * True only when `connectionString` is PostgreSQL itself (DATABASE_URL with no separate
+     * DATABASE_DIRECT_URL): `statement(..., { prepare: true })` is then parsed once per connection.
+     */
+    prepareStatements?: boolean;
+  } = {},
 ): pg.Pool {
   return new pg.Pool({ ...options, connectionString, max, Client: CountingClient });
 }

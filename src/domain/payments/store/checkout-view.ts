@@ -1,4 +1,4 @@
-import { toPaymentRow, type PaymentSqlRow } from './row.js';
+import { paymentColumns, toPaymentRow, type PaymentSqlRow } from './row.js';
 import { statement, type Queryable } from '../../../db/statement.js';
 import type { ViewSource } from '../../checkout/view.js';
 
@@ -19,7 +19,7 @@ type CheckoutSqlRow = PaymentSqlRow & {
 
 const byToken = statement<[string], CheckoutSqlRow>(
   'checkout-view-by-token',
-  `SELECT p.*,
+  `SELECT ${paymentColumns('p')},
           pr.auto_confirm AS pr_auto_confirm, pr.name AS pr_name, pr.display_name AS pr_display_name, pr.logo_url AS pr_logo_url,
           pr.color AS pr_color, pr.note AS pr_note, pr.support_phone AS pr_support_phone,
           c.bank_code AS c_bank_code, c.card_number AS c_card_number, c.holder_name AS c_holder_name,
@@ -29,6 +29,7 @@ const byToken = statement<[string], CheckoutSqlRow>(
      JOIN cards c ON c.id = p.card_id
      LEFT JOIN payment_links l ON l.id = p.link_id
     WHERE p.token = $1`,
+  { prepare: true },
 );
 
 /** What the payer's checkout view is built from, by the payment's token, in one statement. */

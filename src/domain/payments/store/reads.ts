@@ -1,8 +1,10 @@
-import { toPaymentRow, type PaymentSqlRow } from './row.js';
+import { paymentColumns, toPaymentRow, type PaymentSqlRow } from './row.js';
 import { statement, type Queryable } from '../../../db/statement.js';
 import type { PaymentRow } from '../types.js';
 
-const byId = statement<[string, string], PaymentSqlRow>('payment-by-id', 'SELECT * FROM payments WHERE id = $1 AND project_id = $2');
+const byId = statement<[string, string], PaymentSqlRow>('payment-by-id', `SELECT ${paymentColumns()} FROM payments WHERE id = $1 AND project_id = $2`, {
+  prepare: true,
+});
 
 /** A payment of the project, or undefined (one indexed read). */
 export async function paymentOfProject(db: Queryable, id: string, projectId: string): Promise<PaymentRow | undefined> {

@@ -48,6 +48,63 @@ export type PaymentSqlRow = {
   updated_at: Date;
 };
 
+// Every column of the row, named: a statement prepared once per connection lists its columns, and
+// this record fails to compile when PaymentSqlRow gains or loses one (as it must when Prisma's
+// Payment does, through toPaymentRow).
+const COLUMNS: Record<keyof PaymentSqlRow, true> = {
+  id: true,
+  project_id: true,
+  merchant_id: true,
+  card_id: true,
+  link_id: true,
+  link_client_address: true,
+  status: true,
+  amount_requested: true,
+  code: true,
+  amount_final: true,
+  amount_mode: true,
+  currency: true,
+  order_id: true,
+  description: true,
+  callback_url: true,
+  token: true,
+  review_required: true,
+  review_reason: true,
+  confirmation_source: true,
+  confirmed_at: true,
+  confirmed_by_message_id: true,
+  manual_note: true,
+  amount_received: true,
+  confirmed_late: true,
+  refunded_amount: true,
+  verified_at: true,
+  verify_count: true,
+  expires_at: true,
+  late_until: true,
+  expired_at: true,
+  canceled_at: true,
+  rejected_at: true,
+  reject_reason: true,
+  payer_phone: true,
+  payer_card_last4: true,
+  payer_tracking_number: true,
+  payer_reported_paid_at: true,
+  metadata: true,
+  sandbox: true,
+  fee_amount: true,
+  fee_state: true,
+  receipt_code: true,
+  created_at: true,
+  updated_at: true,
+};
+
+/** `payments`' columns as a select list, qualified by `alias` when given (`p.id, p.project_id, …`). */
+export function paymentColumns(alias?: string): string {
+  return Object.keys(COLUMNS)
+    .map((c) => (alias ? `${alias}.${c}` : c))
+    .join(', ');
+}
+
 /** The same row as Prisma's `Payment`, so the doors and Pothos take it as they take Prisma's. */
 export function toPaymentRow(r: PaymentSqlRow): PaymentRow {
   return {

@@ -21,6 +21,7 @@ const byHash = statement<[string, number, number], SessionRow>(
           s.last_seen_at < now() - make_interval(secs => $3 / 1000.0) AS stale
      FROM sessions s JOIN users u ON u.id = s.user_id JOIN merchants m ON m.id = u.merchant_id
     WHERE s.token_hash = $1`,
+  { prepare: true },
 );
 
 const touch = statement<[string], never>('auth-session-touch', `UPDATE sessions SET last_seen_at = now() WHERE id = $1 AND revoked_at IS NULL`);
