@@ -3,8 +3,29 @@ import { bankName } from '../cards/banks.js';
 import type { Currency } from '../banking/currency.js';
 import type { PaymentRow } from '../payments/types.js';
 
+/** The payment fields the payer's view is built from (its read selects only these). */
+export type ViewPayment = Pick<
+  PaymentRow,
+  | 'id'
+  | 'token'
+  | 'status'
+  | 'amountRequested'
+  | 'amountFinal'
+  | 'amountMode'
+  | 'currency'
+  | 'description'
+  | 'orderId'
+  | 'expiresAt'
+  | 'lateUntil'
+  | 'callbackUrl'
+  | 'payerReportedPaidAt'
+  | 'confirmedAt'
+  | 'receiptCode'
+  | 'sandbox'
+>;
+
 /** The payment and the few fields of its project, card and link the payer sees. */
-export type ViewSource = PaymentRow & {
+export type ViewSource = ViewPayment & {
   project: Pick<Project, 'autoConfirm' | 'name' | 'displayName' | 'logoUrl' | 'color' | 'note' | 'supportPhone'>;
   card: Pick<Card, 'bankCode' | 'cardNumber' | 'holderName'>;
   link: Pick<PaymentLink, 'slug' | 'title'> | null;

@@ -1,8 +1,24 @@
-import { paymentColumns, toPaymentRow, type PaymentSqlRow } from './row.js';
 import { statement, type Queryable } from '../../../db/statement.js';
 import type { ViewSource } from '../../checkout/view.js';
 
-type CheckoutSqlRow = PaymentSqlRow & {
+// The payment's columns the view shows (ViewPayment), then its project's, card's and link's.
+type CheckoutSqlRow = {
+  id: string;
+  token: string;
+  status: string;
+  amount_requested: string;
+  amount_final: string;
+  amount_mode: string;
+  currency: string;
+  description: string | null;
+  order_id: string | null;
+  expires_at: Date;
+  late_until: Date;
+  callback_url: string | null;
+  payer_reported_paid_at: Date | null;
+  confirmed_at: Date | null;
+  receipt_code: string | null;
+  sandbox: boolean;
   pr_auto_confirm: boolean;
   pr_name: string;
   pr_display_name: string | null;
@@ -19,7 +35,8 @@ type CheckoutSqlRow = PaymentSqlRow & {
 
 const byToken = statement<[string], CheckoutSqlRow>(
   'checkout-view-by-token',
-  `SELECT ${paymentColumns('p')},
+  `SELECT p.id, p.token, p.status, p.amount_requested, p.amount_final, p.amount_mode, p.currency, p.description, p.order_id,
+          p.expires_at, p.late_until, p.callback_url, p.payer_reported_paid_at, p.confirmed_at, p.receipt_code, p.sandbox,
           pr.auto_confirm AS pr_auto_confirm, pr.name AS pr_name, pr.display_name AS pr_display_name, pr.logo_url AS pr_logo_url,
           pr.color AS pr_color, pr.note AS pr_note, pr.support_phone AS pr_support_phone,
           c.bank_code AS c_bank_code, c.card_number AS c_card_number, c.holder_name AS c_holder_name,
@@ -37,7 +54,22 @@ export async function checkoutSourceByToken(db: Queryable, token: string): Promi
   const [row] = await byToken(db, token);
   if (!row) return undefined;
   return {
-    ...toPaymentRow(row),
+    id: row.id,
+    token: row.token,
+    status: row.status,
+    amountRequested: BigInt(row.amount_requested),
+    amountFinal: BigInt(row.amount_final),
+    amountMode: row.amount_mode,
+    currency: row.currency,
+    description: row.description,
+    orderId: row.order_id,
+    expiresAt: row.expires_at,
+    lateUntil: row.late_until,
+    callbackUrl: row.callback_url,
+    payerReportedPaidAt: row.payer_reported_paid_at,
+    confirmedAt: row.confirmed_at,
+    receiptCode: row.receipt_code,
+    sandbox: row.sandbox,
     project: {
       autoConfirm: row.pr_auto_confirm,
       name: row.pr_name,
