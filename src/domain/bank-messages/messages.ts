@@ -48,16 +48,18 @@ export async function storeBankMessage(
   const data = { ...checked, body: checked.body.text, bodyRaw: checked.body.raw }; // issue 13
   const bodySha256 = createHash('sha256').update(data.body, 'utf8').digest('hex');
 
+  // The message as received; a re-sent copy is stored beside its original as a duplicate.
+  const received = {
+    merchantId: device.merchantId,
+    deviceId: device.deviceId,
+    sender: data.sender,
+    body: data.body,
+    bodyRaw: data.bodyRaw,
+    bodySha256,
+    receivedAt: data.receivedAt,
+  };
   return deps.prisma.$transaction(async (tx) => {
-    const inserted = await insertReceivedMessage(tx, {
-      merchantId: device.merchantId,
-      deviceId: device.deviceId,
-      sender: data.sender,
-      body: data.body,
-      bodyRaw: data.bodyRaw,
-      bodySha256,
-      receivedAt: data.receivedAt,
-    });
+    const inserted = await insertReceivedMessage(tx, received);
     if (inserted) {
       await deps.jobs.send('process-bank-message', { messageId: inserted.id }, { tx, startAfter: new Date(Date.now() + RESCUE_DELAY_MS) });
       return { id: inserted.id, duplicate: false };
@@ -67,13 +69,7 @@ export async function storeBankMessage(
     });
     const dup = await tx.bankMessage.create({
       data: {
-        merchantId: device.merchantId,
-        deviceId: device.deviceId,
-        sender: data.sender,
-        body: data.body,
-        bodyRaw: data.bodyRaw,
-        bodySha256,
-        receivedAt: data.receivedAt,
+        ...received,
         status: 'duplicate',
         statusReason: `Same device, body and receivedAt as message ${original.id}.`,
         duplicateOfId: original.id,
