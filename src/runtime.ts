@@ -44,7 +44,11 @@ export async function startRuntime(opts: {
   // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool.
   // Statements marked `prepare` are parsed once per connection only where nothing pools between us
   // and PostgreSQL: through PgBouncer in transaction mode (DATABASE_DIRECT_URL set apart) they go unnamed.
-  const pool = createPool(opts.databaseUrl, role === 'api' ? 10 : 24, { prepareStatements: directUrl === opts.databaseUrl });
+  const pool = createPool(opts.databaseUrl, role === 'api' ? 10 : 24, {
+    prepareStatements: directUrl === opts.databaseUrl,
+    onPreparedRefused: (err) =>
+      log.error({ err }, 'DATABASE_URL pools by transaction (a prepared statement was not where it was parsed): statements go unnamed from now on; set DATABASE_DIRECT_URL to PostgreSQL itself'),
+  });
   pool.on('error', (err) => log.warn({ err }, 'database pool: idle connection lost'));
   const prisma = createPrisma(pool);
   const jobs = await JobQueue.start({ pooled: opts.databaseUrl, direct: directUrl }, log, { work: role !== 'api' }, jobDefinitions);

@@ -41,12 +41,12 @@ function namedStatementError(name: string): Error {
 class CountingClient extends pg.Client {
   /** Settles when this connection's last statement has; never rejects. */
   private previous: Promise<unknown> = Promise.resolve();
-  /** This connection reaches PostgreSQL itself: `statement(..., { prepare: true })` is sent named. */
-  private readonly prepares: boolean;
+  /** Shared by the pool's clients: while `on`, `statement(..., { prepare: true })` is sent named. */
+  private readonly preparing: PrepareSwitch | null;
 
-  constructor(config?: string | (pg.ClientConfig & { prepareStatements?: boolean })) {
+  constructor(config?: string | (pg.ClientConfig & { preparing?: PrepareSwitch })) {
     super(config);
-    this.prepares = typeof config === 'object' && config.prepareStatements === true;
+    this.preparing = typeof config === 'object' ? (config.preparing ?? null) : null;
     // pg-pool takes its idle 'error' listener off a client while it is checked out. A connection
     // that dies between two statements of a checked-out client (the server or PgBouncer ends it:
     // "terminating connection due to unexpected postmaster exit", "server conn crashed?" when the
@@ -71,19 +71,44 @@ class CountingClient extends pg.Client {
       queueMicrotask(() => callback(err));
       return undefined as never;
     }
-    if (this.prepares && typeof first === 'object' && first !== null && first[PREPARE] && first[STATEMENT_LABEL]) {
-      args[0] = { ...first, name: first[STATEMENT_LABEL] };
-    }
+    const named = this.preparing?.on === true && typeof first === 'object' && first !== null && first[PREPARE] === true && first[STATEMENT_LABEL] !== undefined;
+    if (named) args[0] = { ...first, name: first[STATEMENT_LABEL] };
     const send = super.query as (...a: unknown[]) => Promise<unknown>;
     // Cursors, streams and config-held callbacks settle by events pg emits; nothing here sends them.
     if (typeof first === 'object' && first !== null && ('submit' in first || 'callback' in first)) return send.apply(this, args) as never;
     // pg-pool's pool.query() passes a trailing callback; it is answered from the promise.
     const callback = typeof args.at(-1) === 'function' ? (args.pop() as Callback) : undefined;
-    const result = this.previous.then(() => send.apply(this, args));
+    let result = this.previous.then(() => send.apply(this, args));
+    if (named) result = result.catch((err: unknown) => this.preparing!.refused(err));
     this.previous = result.catch(() => undefined);
     if (!callback) return result as never;
     result.then((res) => callback(null, res), (err: Error) => callback(err));
     return undefined as never;
+  }
+}
+
+/**
+ * Whether a pool prepares its marked statements. A server that says a prepared statement "does not
+ * exist" (26000) or "already exists" (42P05) is not the one that parsed it: a transaction-mode
+ * pooler stands between, though no DATABASE_DIRECT_URL was set apart. The pool then stops naming
+ * statements for good, says so once, and the statement that met it fails as any other error would.
+ */
+class PrepareSwitch {
+  on: boolean;
+  constructor(
+    on: boolean,
+    private readonly onRefused: (err: unknown) => void,
+  ) {
+    this.on = on;
+  }
+
+  refused(err: unknown): never {
+    const code = (err as { code?: string } | null)?.code;
+    if (this.on && (code === '26000' || code === '42P05')) {
+      this.on = false;
+      this.onRefused(err);
+    }
+    throw err;
   }
 }
 
@@ -127,7 +152,11 @@ export function createPool(
      * DATABASE_DIRECT_URL): `statement(..., { prepare: true })` is then parsed once per connection.
      */
     prepareStatements?: boolean;
+    /** Told once when the server proves a pooler is in between after all (see `PrepareSwitch`). */
+    onPreparedRefused?: (err: unknown) => void;
   } = {},
 ): pg.Pool {
-  return new pg.Pool({ ...options, connectionString, max, Client: CountingClient });
+  const { prepareStatements = false, onPreparedRefused = () => undefined, ...rest } = options;
+  const preparing = new PrepareSwitch(prepareStatements, onPreparedRefused);
+  return new pg.Pool({ ...rest, connectionString, max, Client: CountingClient, preparing } as pg.PoolConfig);
 }

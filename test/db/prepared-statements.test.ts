@@ -4,6 +4,7 @@ import { statement } from '../../src/db/statement.js';
 import { checkoutSourceByToken } from '../../src/domain/payments/store/checkout-view.js';
 import { paymentOfProject } from '../../src/domain/payments/store/reads.js';
 import { createPaymentRest, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { hasPgBouncer, startPgBouncer } from '../support/pgbouncer.js';
 
 // Issue 22 item 4: the per-request lookups are parsed once per connection where the pool reaches
 // PostgreSQL itself, and stay unnamed through PgBouncer in transaction mode.
@@ -46,10 +47,34 @@ describe('prepared statements', () => {
   });
 
   it('the service prepares only when DATABASE_URL is PostgreSQL itself (no DATABASE_DIRECT_URL apart)', async () => {
-    const options = (app.deps.pool as unknown as { options: { prepareStatements?: boolean } }).options;
-    expect(options.prepareStatements).toBe(inject('pgPoolerUrl') === '');
+    const options = (app.deps.pool as unknown as { options: { preparing: { on: boolean } } }).options;
+    expect(options.preparing.on).toBe(inject('pgPoolerUrl') === '');
     // And it answers the same either way.
     expect((await request(app.baseUrl, 'GET', `/v1/checkout/${payment.token}`)).status).toBe(200);
+  });
+
+  it.skipIf(!hasPgBouncer())('behind a transaction-mode pooler after all (no DATABASE_DIRECT_URL apart), stops naming statements at the first sign, says so once, and then answers', async () => {
+    // One server connection shared by two clients: the second one's Parse meets the first one's statement.
+    const bouncer = await startPgBouncer({ serverUrl: app.databaseUrl, poolSize: 1 });
+    const refusals: unknown[] = [];
+    const pool = createPool(bouncer.url(app.databaseUrl), 2, { prepareStatements: true, onPreparedRefused: (err) => refusals.push(err) });
+    try {
+      const failures: unknown[] = [];
+      for (let i = 0; i < 10; i++) {
+        const reads = await Promise.allSettled([paymentOfProject(pool, payment.id, projectId), paymentOfProject(pool, payment.id, projectId)]);
+        for (const r of reads) if (r.status === 'rejected') failures.push(r.reason);
+      }
+      expect(refusals).toHaveLength(1);
+      expect(['26000', '42P05']).toContain((refusals[0] as { code: string }).code);
+      expect(failures.length).toBeGreaterThanOrEqual(1);
+      expect(failures.length).toBeLessThanOrEqual(2);
+      // From then on, every read answers.
+      const after = await Promise.all(Array.from({ length: 6 }, () => paymentOfProject(pool, payment.id, projectId)));
+      expect(after.every((p) => p?.id === payment.id)).toBe(true);
+    } finally {
+      await pool.end();
+      await bouncer.stop();
+    }
   });
 
   it('refuses to prepare a statement that selects "*": its cached plan would fail once a migration adds a column', () => {
