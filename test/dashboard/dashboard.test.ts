@@ -6,7 +6,7 @@ import { DASHBOARD_CSP } from '../../src/http/dashboard.js';
 import { createPaymentRest, gqlOk, makeMerchant, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { launchChromium } from '../support/browser.js';
 import { Receiver } from '../support/receiver.js';
-import { axeViolations, expectNoHorizontalScroll, inviteOwner, requireBuiltDashboard, watchCsp } from './support.js';
+import { axeViolations, expectNoHorizontalScroll, inviteOwner, openLoaded, requireBuiltDashboard, watchCsp } from './support.js';
 
 const PASSWORD = 'a-long-dashboard-password';
 const PHONE = { width: 360, height: 740 };
@@ -38,12 +38,7 @@ async function newPage(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-/** A page of the app, loaded: its heading shown and nothing left loading. */
-async function open(page: Page, path: string): Promise<void> {
-  await page.goto(`${app.baseUrl}${path}`);
-  await page.locator('h1').first().waitFor();
-  await expect.poll(() => page.getByText('در حال بارگذاری…').count()).toBe(0);
-}
+const open = (page: Page, path: string) => openLoaded(page, app, path);
 
 const pendingPayment = async (orderId: string, amount = 150_000) => {
   const created = await createPaymentRest(app, shop.apiKey, { amount, orderId });

@@ -7,7 +7,7 @@ import { addUser } from '../../src/domain/users/users.js';
 import { startDemo } from '../../src/flows/demo-activity.js';
 import { gqlOk, request, startTestApp, type TestApp } from '../support/harness.js';
 import { launchChromium } from '../support/browser.js';
-import { axeViolations, expectNoHorizontalScroll, requireBuiltDashboard, signInWithForm, watchCsp } from './support.js';
+import { axeViolations, expectNoHorizontalScroll, openLoaded, requireBuiltDashboard, signInWithForm, watchCsp } from './support.js';
 
 /**
  * The merchant's guide (docs/dashboard.md) shows the demo that `npm start` seeds, signed in as its
@@ -80,10 +80,9 @@ async function newPage(context: BrowserContext): Promise<Page> {
   return page;
 }
 
+/** Loaded, and live (the subscription open), so the screenshot shows the live state. */
 async function open(page: Page, pathname: string): Promise<void> {
-  await page.goto(`${app.baseUrl}${pathname}`);
-  await page.locator('h1').first().waitFor();
-  await expect.poll(() => page.getByText('در حال بارگذاری…').count()).toBe(0);
+  await openLoaded(page, app, pathname);
   await page.locator('#live-state.on').waitFor();
 }
 

@@ -124,3 +124,10 @@ export async function gqlFromPage(page: Page, query: string, variables: Record<s
     [query, variables] as const,
   );
 }
+
+/** A page of the app, loaded: its heading shown and nothing left loading. */
+export async function openLoaded(page: Page, app: TestApp, pathname: string): Promise<void> {
+  await page.goto(`${app.baseUrl}${pathname}`);
+  await page.locator('h1').first().waitFor();
+  await expect.poll(() => page.getByText('در حال بارگذاری…').count()).toBe(0);
+}
