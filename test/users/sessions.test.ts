@@ -92,6 +92,17 @@ describe('signing in', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['email']);
   });
+
+  it('answers 400 naming email for an empty or blank email, and records no failed attempt for it', async () => {
+    const failures = () => db.query(`SELECT count(*)::int AS n FROM login_attempts`).then((r) => r.rows[0].n as number);
+    const before = await failures();
+    for (const email of ['', '   ']) {
+      const res = await signIn(app, email, ' ');
+      expect(res.status, email).toBe(400);
+      expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(['email']);
+    }
+    expect(await failures()).toBe(before);
+  });
 });
 
 describe('the sign-in throttle', () => {

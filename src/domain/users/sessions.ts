@@ -20,7 +20,7 @@ import { userByEmail } from './store/users.js';
  * emails have accounts), sign-out, the set-password link, listing and ending sessions.
  */
 
-export const signInInput = z.object({ email: z.string().max(320, 'must be at most 320 characters'), password: typedPasswordSchema });
+export const signInInput = z.object({ email: z.string().trim().min(1, 'is required').max(320, 'must be at most 320 characters'), password: typedPasswordSchema });
 export const setPasswordInput = z.object({ token: z.string().max(200, 'must be at most 200 characters'), password: newPasswordSchema });
 const changePasswordInput = z.object({ currentPassword: typedPasswordSchema, newPassword: newPasswordSchema });
 
