@@ -88,36 +88,49 @@ try {
   await seedPayments(db, shop);
   process.stderr.write(`export: ${ROWS} payments inserted in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`);
 
-  const api = await spawnRole('api', setup.databaseUrl);
-  try {
-    const pid = api.child.pid!;
-    const port = new URL(api.baseUrl).port;
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const idle = memoryOf(pid);
-    const runs = [
-      await exportOnce(baseUrl, shop.apiKey, pid, range, 'CSV', 'csv', false),
-      await exportOnce(baseUrl, shop.apiKey, pid, range, 'CSV, gzip on the wire', 'csv', true),
-      await exportOnce(baseUrl, shop.apiKey, pid, range, 'XLSX', 'xlsx', false),
-    ];
-    const ok = runs.every((r) => r.seconds < TARGET_SECONDS && r.hwmMb < TARGET_MB);
-    console.log(
-      [
-        `### export (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
-        '',
-        `- ${machine(setup.dbLabel)}; the API as its own process (\`npm run start:api\`, NODE_ENV=production), client in the bench process`,
-        `- ${ROWS.toLocaleString('en')} sandbox payments of one project over 30 days, \`GET /v1/exports/payments\` of them all; server RSS when idle before the first export: ${mb(idle.rss).toFixed(0)} MB`,
-        '',
-        '| format | time to last byte s | bytes (decoded) | CSV lines | peak RSS sampled MB | VmHWM after MB |',
-        '|---|---:|---:|---:|---:|---:|',
-        ...runs.map((r) => `| ${r.label} | ${r.seconds.toFixed(2)} | ${r.bytes.toLocaleString('en')} | ${r.lines ? r.lines.toLocaleString('en') : '–'} | ${r.peakSampledMb.toFixed(0)} | ${r.hwmMb.toFixed(0)} |`),
-        '',
-        `Targets: under ${TARGET_SECONDS} s and under ${TARGET_MB} MB of RSS: ${ok ? 'met' : 'NOT MET'}; the export's own share of the peak (VmHWM − idle): ${runs.map((r) => `${r.label} +${(r.hwmMb - mb(idle.rss)).toFixed(0)} MB`).join(', ')}.`,
-      ].join('\n'),
-    );
-    if (!ok) process.exitCode = 1;
-  } finally {
-    await api.stop();
+  // Each format in a fresh API process, exported twice: the first shows the export's peak over an
+  // idle server, the second that a finished export leaves nothing behind that the next one adds to.
+  const nodeArgs = (process.env.EXPORT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const formats = [
+    ['CSV', 'csv', false],
+    ['CSV, gzip on the wire', 'csv', true],
+    ['XLSX', 'xlsx', false],
+  ] as const;
+  const runs: (Run & { idleMb: number; second: Run })[] = [];
+  for (const [label, format, gzip] of formats) {
+    const api = await spawnRole('api', setup.databaseUrl, {}, nodeArgs);
+    try {
+      const pid = api.child.pid!;
+      const baseUrl = `http://127.0.0.1:${new URL(api.baseUrl).port}`;
+      // The same settle time for every process before its idle figure is read.
+      await new Promise((r) => setTimeout(r, 2000));
+      const idle = memoryOf(pid);
+      const first = await exportOnce(baseUrl, shop.apiKey, pid, range, label, format, gzip);
+      const second = await exportOnce(baseUrl, shop.apiKey, pid, range, label, format, gzip);
+      runs.push({ ...first, idleMb: mb(idle.rss), second });
+    } finally {
+      await api.stop();
+    }
   }
+  const ok = runs.every((r) => r.seconds < TARGET_SECONDS && r.second.seconds < TARGET_SECONDS && r.second.hwmMb < TARGET_MB);
+  console.log(
+    [
+      `### export (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
+      '',
+      `- ${machine(setup.dbLabel)}; the API as its own process (\`npm run start:api\`: the production bundle, NODE_ENV=production${nodeArgs.length ? `, node ${nodeArgs.join(' ')}` : ''}), a fresh one per format; client in the bench process`,
+      `- ${ROWS.toLocaleString('en')} sandbox payments of one project over 30 days, \`GET /v1/exports/payments\` of them all, twice per process`,
+      '',
+      '| format | server RSS idle MB | 1st: s to last byte | 1st: peak RSS sampled MB | 2nd: s | 2nd: peak RSS sampled MB | VmHWM after both MB | bytes (decoded) | CSV lines |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...runs.map(
+        (r) =>
+          `| ${r.label} | ${r.idleMb.toFixed(0)} | ${r.seconds.toFixed(2)} | ${r.peakSampledMb.toFixed(0)} | ${r.second.seconds.toFixed(2)} | ${r.second.peakSampledMb.toFixed(0)} | ${r.second.hwmMb.toFixed(0)} | ${r.bytes.toLocaleString('en')} | ${r.lines ? r.lines.toLocaleString('en') : '–'} |`,
+      ),
+      '',
+      `Targets: under ${TARGET_SECONDS} s and under ${TARGET_MB} MB of RSS (the process's high-water mark): ${ok ? 'met' : 'NOT MET'}; the exports' share (VmHWM − idle): ${runs.map((r) => `${r.label} +${(r.second.hwmMb - r.idleMb).toFixed(0)} MB`).join(', ')}.`,
+    ].join('\n'),
+  );
+  if (!ok) process.exitCode = 1;
 } finally {
   await db.end();
   await setup.stop();

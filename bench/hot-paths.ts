@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- hot-paths`: every hot path of the service side by side with its floor
  * (bench/hot-paths/floor.ts: node:http + pg, one statement or one minimal transaction), in alternating
- * rounds. The service runs as `src/main.ts` in production mode with its defaults on (auth, rate
+ * rounds. The service runs as `npm start` does (the bundle `dist/main.mjs`) in production mode with its defaults on (auth, rate
  * limiter, info logs, metrics); autocannon runs in a process of its own for every measurement.
  * BENCH_POOLER=pgbouncer runs the service through PgBouncer in transaction mode (the floor stays direct).
  * `--profile [graphql|get|checkout]`: instead, profiles the service (`node --cpu-prof`) under the
@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { call, gql, machine, startBench, CALLBACK } from './support.js';
+import { call, gql, machine, startBench, CALLBACK, SERVICE_ENTRY } from './support.js';
 import type { LoadResult, LoadSpec } from './hot-paths/load.js';
 import { summarize } from './hot-paths/profile.js';
 
@@ -123,7 +123,7 @@ async function main() {
     }
     const profileDir = profile ? await mkdtemp(path.join(os.tmpdir(), 'gateway-prof-')) : '';
     const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const service = await startProcess([...nodeArgs, '--import', 'tsx', 'src/main.ts'], env, /listening on port (\d+)/);
+    const service = await startProcess([...nodeArgs, SERVICE_ENTRY], env, /listening on port (\d+)/);
     children.push(service.child);
     const serviceUrl = `http://127.0.0.1:${service.match[1]}`;
 
@@ -197,7 +197,7 @@ async function main() {
 
     const lines = [
       `- machine: ${machine(setup.dbLabel)}`,
-      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: src/main.ts (role all), NODE_ENV=production, LOG_LEVEL=info, limiter on`,
+      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: dist/main.mjs (npm start's bundle, role all), NODE_ENV=production, LOG_LEVEL=info, limiter on`,
       `- topology: ${topology}`,
       '',
       '| scenario | floor | floor req/s | floor p50 / p99 ms | service req/s | service p50 / p99 ms | ratio median (min–max) | target |',

@@ -23,6 +23,10 @@ if (!scenario) {
   console.error(`${name ? `unknown scenario "${name}"` : 'name a scenario'}: npm run bench -- <scenario>\n${list}`);
   process.exit(2);
 }
-const file = path.join(path.dirname(fileURLToPath(import.meta.url)), scenario.file);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The service runs as `npm start` runs it: the production bundle, built from the sources now.
+const build = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+const file = path.join(root, 'bench', scenario.file);
 const run = spawnSync(process.execPath, ['--import', 'tsx', file, ...process.argv.slice(3)], { stdio: 'inherit' });
 process.exit(run.status ?? 1);

@@ -78,9 +78,15 @@ export async function spawnWorker(databaseUrl: string, env: Record<string, strin
   return spawnRole('worker', databaseUrl, env);
 }
 
+/**
+ * How `npm start` runs the service: the production bundle (`npm run build`, done by bench/run.ts
+ * before each scenario), not the sources under tsx.
+ */
+export const SERVICE_ENTRY = 'dist/main.mjs';
+
 /** One process of the service in a role (`npm run start:api` / `start:worker`), resolved once it runs; `baseUrl` for an API. */
-export async function spawnRole(role: 'api' | 'worker', databaseUrl: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; baseUrl: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--role', role], {
+export async function spawnRole(role: 'api' | 'worker', databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<{ child: ChildProcess; baseUrl: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [...nodeArgs, SERVICE_ENTRY, '--role', role], {
     env: { ...process.env, ...benchEnv(databaseUrl, env) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

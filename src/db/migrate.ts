@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { PROJECT_ROOT } from '../paths.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = PROJECT_ROOT;
 export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
 
 /**

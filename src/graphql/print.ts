@@ -1,9 +1,8 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { printSchema } from 'graphql';
+import { fromRoot } from '../paths.js';
 import { schema } from './schema/index.js';
 
-export const SCHEMA_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schema.graphql');
+export const SCHEMA_FILE = fromRoot('schema.graphql');
 
 const HEADER = '# Printed from the Pothos schema by `npm run schema:print`; do not edit by hand.\n\n';
 

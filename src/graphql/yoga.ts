@@ -1,5 +1,4 @@
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Deps } from '../domain/deps.js';
 import { graphqlSession } from '../http/session-cookie.js';
@@ -36,8 +35,10 @@ export function createGraphQLServer(deps: Deps): Yoga {
     schema,
     graphqlEndpoint: '/graphql',
     // GraphiQL is bundled from the package: these machines (and many deployments) have no CDN.
-    // Production serves none: a stranger gets no explorer of the schema.
-    renderGraphiQL,
+    // Production serves none: a stranger gets no explorer of the schema. The package holds the
+    // whole explorer as one JavaScript string (~27 MB of heap once loaded), so it is imported on
+    // the first request for the page, never in production.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: production
       ? false
       : {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fromRoot } from '../paths.js';
 import { Router } from 'express';
 import { themeCss } from '../checkout-page/brand.js';
 import { CHECKOUT_TOKEN, renderCheckoutPage } from '../checkout-page/page.js';
@@ -18,8 +19,7 @@ const ASSET_TYPES: Record<string, string> = {
 };
 
 function loadAssets(): Map<string, Asset> {
-  const dir = new URL('../checkout-page/', import.meta.url);
-  return new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, { body: readFileSync(new URL(name, dir)), type }]));
+  return new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, { body: readFileSync(fromRoot('src/checkout-page', name)), type }]));
 }
 
 /** The hosted checkout page `GET /pay/{token}`, painted from the checkout view, and the pages' assets. */

@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { fromRoot } from '../paths.js';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
 /**
@@ -6,7 +8,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
  * path under /dashboard answers its index.html (the app routes deep links itself), assets come
  * from /dashboard/assets with hashed names. The app talks only to /graphql and /v1 of this origin.
  */
-const DIST = new URL('../../dashboard/dist/', import.meta.url);
+const DIST = pathToFileURL(fromRoot('dashboard/dist') + '/');
 const ASSETS = new URL('assets/', DIST);
 
 /** Own origin only; connect-src also covers the SSE subscriptions (same origin fetch). */

@@ -5,8 +5,13 @@ export type Spawned = { child: ChildProcess; stdout: () => string; stderr: () =>
 
 /** Runs one of the project's entry points the way `npm run …` would, without npm's own output. */
 export function spawnTs(entry: string, args: string[], env: Record<string, string>): Spawned {
-  // One process, as `npm start` runs it (node --import tsx), so signals reach our handlers directly.
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // One process, as `npm run dev` runs it (node --import tsx), so signals reach our handlers directly.
+  return spawnNode(['--import', 'tsx', entry, ...args], env);
+}
+
+/** One node process with these arguments (the production bundle: `dist/main.mjs`, as `npm start` runs it). */
+export function spawnNode(nodeArgs: string[], env: Record<string, string>): Spawned {
+  const child = spawn(process.execPath, nodeArgs, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
