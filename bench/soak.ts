@@ -3,7 +3,7 @@
  * (10): payments created and paid by their phone's Mellat SMS (SOAK_RATE, 10 a second each), their
  * `payment.confirmed` webhooks delivered to a local receiver, SOAK_SUBSCRIPTIONS (500) checkout pages
  * subscribed, and a GraphQL client's introspection twice a minute. The API and the worker are
- * `src/main.ts --role api` and `--role worker`, each in its own process (with --expose-gc and
+ * `dist/main.mjs --role api` and `--role worker` (the bundle npm start runs), each in its own process (with --expose-gc and
  * bench/subscriptions/probe.ts); the load is bench/soak/load.ts in another. Reports every process's
  * heap and RSS after full GC when the load has run 30 s and when it ends, RSS as it runs once a
  * minute, p99 per minute, and errors (connection resets included). Target: the heap flat within
@@ -71,7 +71,7 @@ try {
 
   console.log(`\n### soak: ${MINUTES} min at ${RATE} payments/s (${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)\n`);
   console.log(`- ${loadAvgStart} (at 30 s); at the end: load average ${machine(setup.dbLabel).split('load average ')[1]!.split(';')[0]}`);
-  console.log(`- API and worker: \`src/main.ts --role api\` / \`--role worker\`, NODE_ENV=production, LOG_LEVEL=info, --expose-gc; load in its own process (undici keep-alive client)`);
+  console.log(`- API and worker: \`dist/main.mjs --role api\` / \`--role worker\` (the bundle npm start runs), NODE_ENV=production, LOG_LEVEL=info, --expose-gc; load in its own process (undici keep-alive client)`);
   console.log(`- ${report.created} payments created, ${report.deposited} paid by Mellat SMS through the device API, ${report.webhooks} payment.confirmed webhooks received (${report.missingWebhooks} missing), ${report.subscriptionsOpened} checkout subscriptions opened (SSE and graphql-ws alternately, ${SUBSCRIPTIONS} open at a time), ${report.subscriptionsCompleted} completed on their payment's confirmation, ${report.introspections} introspection answers each followed at once by a request on the same pool\n`);
   // V8 sizes its heap, and the pages it keeps resident, to the load's allocation rate over the first
   // minutes, and a forced GC may give some back: RSS is judged as the service runs (no forced GC),

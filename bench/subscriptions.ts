@@ -95,7 +95,7 @@ try {
   }
 
   console.log(`\n### subscriptions: ${COUNT.toLocaleString('en-US')} idle checkoutStatus subscriptions (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)\n`);
-  console.log(`- ${machine(setup.dbLabel)}; API \`src/main.ts --role api\` (NODE_ENV=production, LOG_LEVEL=info) with --expose-gc; subscribers in their own process, one connection each\n`);
+  console.log(`- ${machine(setup.dbLabel)}; API \`dist/main.mjs --role api\` (the bundle npm start runs) (NODE_ENV=production, LOG_LEVEL=info) with --expose-gc; subscribers in their own process, one connection each\n`);
   console.log('| phase | open | opened in | heap after GC: none → open → closed (MiB) | heap per subscription | heap after close | V8 heap committed: none → open → closed (MiB) | RSS: none → open → closed (MiB) | RSS per subscription | notifier after close | client errors |');
   console.log('|---|---:|---:|---|---:|---:|---|---|---:|---|---:|');
   let failed = false;

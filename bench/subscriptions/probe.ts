@@ -1,12 +1,13 @@
 /**
- * Preloaded into a measured service process (`node --expose-gc --import tsx --import
- * bench/subscriptions/probe.ts src/main.ts --role …`, spawned with an IPC channel): answers the bench
+ * Preloaded into a measured service process (`node --expose-gc --import
+ * bench/subscriptions/probe.ts dist/main.mjs --role …`, spawned with an IPC channel; Node runs this
+ * file with its own type stripping, so it holds only erasable TypeScript and imports only Node's modules): answers the bench
  * with the process's memory after full garbage collection, what its notifier holds, and, on request,
  * a heap snapshot. The service itself runs unchanged.
  */
 import { readFileSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
-import { PaymentNotifier } from '../../src/events/payment-notifier.js';
+import diagnostics from 'node:diagnostics_channel';
 
 /** `memory`: after full GC; `peek`: as it is, no collection (cheap enough to take under load). */
 export type ProbeRequest = { id: number; kind: 'memory' | 'peek' | 'snapshot'; path?: string };
@@ -29,13 +30,11 @@ export type ProbeMemory = {
   resources: Record<string, number>;
 };
 
-const notifiers: PaymentNotifier[] = [];
-const start = PaymentNotifier.start.bind(PaymentNotifier);
-PaymentNotifier.start = async (...args: Parameters<typeof start>) => {
-  const notifier = await start(...args);
-  notifiers.push(notifier);
-  return notifier;
-};
+// The service's notifiers, as each one starts (src/events/payment-notifier.ts publishes them): the
+// probe runs inside the production bundle, whose modules it cannot import or patch.
+type Notifier = { stats(): { feeds: number; listeners: number } };
+const notifiers: Notifier[] = [];
+diagnostics.subscribe('c2c-gateway:payment-notifier:started', (notifier) => notifiers.push(notifier as Notifier));
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

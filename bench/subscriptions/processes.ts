@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEnv } from '../support.js';
+import { benchEnv, SERVICE_ENTRY } from '../support.js';
 import type { ProbeMemory, ProbeRequest } from './probe.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -51,12 +51,12 @@ export type Logged = { warn: number; error: number; samples: string[] };
 export type Service = Ipc & { baseUrl: string; logged: Logged; memory: () => Promise<ProbeMemory>; peek: () => Promise<ProbeMemory>; snapshot: (file: string) => Promise<string> };
 
 /**
- * `node --expose-gc --import tsx --import bench/subscriptions/probe.ts src/main.ts --role <role>`:
+ * `node --expose-gc --import bench/subscriptions/probe.ts dist/main.mjs --role <role>` (the bundle `npm start` runs):
  * the service's own entry point, with the probe answering memory questions. Its stdout is read for
  * the port, then drained.
  */
 export async function startService(role: 'api' | 'worker', databaseUrl: string, env: Record<string, string> = {}): Promise<Service> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', path.join(here, 'probe.ts'), 'src/main.ts', '--role', role], {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', path.join(here, 'probe.ts'), SERVICE_ENTRY, '--role', role], {
     cwd: ROOT,
     env: { ...process.env, ...benchEnv(databaseUrl, env) },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import pg from 'pg';
 import type { Tx } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
@@ -21,6 +22,13 @@ export type FeedKey = `payment:${string}` | `project:${string}` | 'credentials';
 /** The LISTEN connection is checked this often, and given this long to answer. */
 const HEARTBEAT_MS = 10_000;
 const HEARTBEAT_TIMEOUT_MS = 5_000;
+
+/**
+ * Each notifier is published here once it listens, for a diagnostic tool preloaded into the process
+ * (the benchmarks' memory probe reads `stats()`); nothing is sent while nobody subscribes.
+ */
+export const NOTIFIER_STARTED_CHANNEL = 'c2c-gateway:payment-notifier:started';
+const notifierStarted = diagnostics.channel(NOTIFIER_STARTED_CHANNEL);
 
 /**
  * Announces a payment change to every process. NOTIFY is transactional: listeners hear it only
@@ -68,6 +76,7 @@ export class PaymentNotifier {
     await notifier.connect();
     notifier.heartbeat = setInterval(() => void notifier.beat(), HEARTBEAT_MS);
     notifier.heartbeat.unref();
+    if (notifierStarted.hasSubscribers) notifierStarted.publish(notifier);
     return notifier;
   }
 
