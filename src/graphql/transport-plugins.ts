@@ -56,16 +56,16 @@ type FetchAPI = Parameters<ResultProcessor>[1];
 type StreamController = ReadableStreamDefaultController<Uint8Array>;
 type Result = ExecutionResult & { stringify?: (r: ExecutionResult) => string };
 
-const SSE_KEEP_ALIVE_MS = 12_000;
+export const SSE_KEEP_ALIVE_MS = 12_000;
 const encoder = new TextEncoder();
-const COMMENT = encoder.encode(':\n\n');
-const COMPLETE = encoder.encode('event: complete\ndata:\n\n');
-const SSE_HEADERS = { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'Cache-Control': 'no-cache', 'Content-Encoding': 'none' };
+export const SSE_COMMENT = encoder.encode(':\n\n');
+export const SSE_COMPLETE = encoder.encode('event: complete\ndata:\n\n');
+export const SSE_HEADERS = { 'Content-Type': 'text/event-stream', Connection: 'keep-alive', 'Cache-Control': 'no-cache', 'Content-Encoding': 'none' };
 
 const nonEmpty = (o: Record<string, unknown>) => (Object.keys(o).length ? o : undefined);
 
 /** As Yoga serialises an event: transport hints (`http`, `unexpected`) never reach the client. */
-function serialize(result: Result): string {
+export function serializeEvent(result: Result): string {
   const stringify = result.stringify ?? JSON.stringify;
   if (!result.errors?.length && !result.extensions?.http) return stringify(result);
   const { http: _transportOnly, ...extensions } = result.extensions ?? {};
@@ -91,16 +91,16 @@ function sseProcessor(keepAlive: KeepAlive<StreamController>): ResultProcessor {
       start(controller) {
         stream = controller;
         // Some browsers wait for a first byte before they hand a streamed response to the page.
-        controller.enqueue(COMMENT);
+        controller.enqueue(SSE_COMMENT);
         keepAlive.add(controller);
       },
       async pull(controller) {
         try {
           const { done, value } = await iterator.next();
-          if (value != null) controller.enqueue(encoder.encode(`event: next\ndata: ${serialize(value)}\n\n`));
+          if (value != null) controller.enqueue(encoder.encode(`event: next\ndata: ${serializeEvent(value)}\n\n`));
           if (done) {
             keepAlive.delete(controller);
-            controller.enqueue(COMPLETE);
+            controller.enqueue(SSE_COMPLETE);
             controller.close();
           }
         } catch (err) {
@@ -127,7 +127,7 @@ export function useSharedKeepAliveSse(periodMs = SSE_KEEP_ALIVE_MS): Plugin {
   const keepAlive = new KeepAlive<StreamController>((controller) => {
     try {
       if (controller.desiredSize === null) keepAlive.delete(controller);
-      else if (controller.desiredSize > 0) controller.enqueue(COMMENT);
+      else if (controller.desiredSize > 0) controller.enqueue(SSE_COMMENT);
     } catch {
       keepAlive.delete(controller);
     }

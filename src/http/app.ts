@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Deps } from '../domain/deps.js';
+import { sseSubscriptions } from '../graphql/sse.js';
 import type { Yoga } from '../graphql/yoga.js';
 import { BODY_LIMIT } from '../rest/handle.js';
 import { restRouter } from '../rest/router.js';
@@ -37,9 +38,10 @@ function serializeResponse(res: { statusCode: number | null; headers?: Record<st
 // a body over 64 KiB is 413 before Yoga reads anything.
 const readGraphQLBody = express.raw({ type: () => true, limit: BODY_LIMIT });
 
-function graphqlHandler(yoga: Yoga): RequestHandler[] {
+function graphqlHandler(yoga: Yoga, sse: RequestHandler): RequestHandler[] {
   return [
     (req, res, next) => (req.method === 'POST' ? readGraphQLBody(req, res, next) : next()),
+    sse,
     (req, res, next) => {
       Promise.resolve(yoga(req, res)).catch(next);
     },
@@ -76,6 +78,8 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
   app.use(cors);
   app.use(compressText);
   const metrics = createMetrics();
+  const sse = sseSubscriptions(deps, yoga);
+  metrics.observe('gateway_sse_streams_open', 'Subscriptions open over server-sent events in this process', sse.open);
   app.use(metrics.measure);
   app.use(healthRoutes(deps));
   app.use(metrics.routes(deps));
@@ -84,7 +88,7 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
     res.json(openapi);
   });
   app.use(docsPageRoutes());
-  app.use(yoga.graphqlEndpoint, ...graphqlHandler(yoga));
+  app.use(yoga.graphqlEndpoint, ...graphqlHandler(yoga, sse.handler));
   app.use('/v1', restRouter(deps));
   app.get('/favicon.ico', faviconRoute());
   app.use(checkoutPageRoutes(deps));

@@ -55,7 +55,18 @@ export function createMetrics() {
     });
     return router;
   };
-  return { measure, routes };
+  /** A gauge read when scraped. */
+  const observe = (name: string, help: string, read: () => number) => {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  };
+  return { measure, routes, observe };
 }
 
 /**
