@@ -60,7 +60,9 @@ function loadAssets(): Map<string, Asset> {
 }
 
 export function docsPageRoutes(): Router {
-  const assets = loadAssets();
+  // Read on the first request for them (Swagger UI's bundle is ~1.5 MB), not by every process at start.
+  let loaded: Map<string, Asset> | undefined;
+  const assetsNow = () => (loaded ??= loadAssets());
   const router = Router();
   router.use('/docs', (_req, res, next) => {
     res.setHeader('Content-Security-Policy', DOCS_CSP);
@@ -73,7 +75,7 @@ export function docsPageRoutes(): Router {
     res.send(PAGE);
   });
   router.get('/docs/assets/:name', (req, res, next) => {
-    const asset = assets.get(req.params.name);
+    const asset = assetsNow().get(req.params.name);
     if (!asset) return next();
     res.type(asset.type).setHeader('Cache-Control', 'no-cache');
     res.send(asset.body);

@@ -56,7 +56,7 @@ describe('an export facing a reader that does not read', () => {
 
   it('XLSX (through ExcelJS, which ignores backpressure itself) waits too, and goes on', async () => {
     const sink = new PassThrough();
-    const xlsx = xlsxWriter(sink, 'payments', fields, new AbortController().signal);
+    const xlsx = await xlsxWriter(sink, 'payments', fields, new AbortController().signal);
     const { fed, blocked } = await feedUntilBlocked((b) => xlsx.rows(b));
     expect(fed).toBeLessThanOrEqual(5);
     sink.resume();

@@ -131,7 +131,7 @@ async function streamRows(
         },
       };
     } else {
-      writer = xlsxWriter(sink, kind, fields, signal);
+      writer = await xlsxWriter(sink, kind, fields, signal);
     }
     for (let rows = first; rows.length > 0; rows = await cursor.read(EXPORT_BATCH_ROWS)) {
       await writer.rows(rows);

@@ -1,7 +1,7 @@
 import { PassThrough, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { CellValue, Field, SqlRow } from './columns.js';
 import { roomIn } from './sinks.js';
 
@@ -41,8 +41,12 @@ async function sheetEntry(sheet: ExcelJS.Worksheet): Promise<EntryStream> {
   throw new Error('exceljs: no worksheet entry stream whose fill can be watched (exceljs internals changed?)');
 }
 
-/** A one-sheet workbook streamed into `sink`: header row frozen, one row per record, strings inline. */
-export function xlsxWriter(sink: Writable, sheetName: string, fields: readonly Field[], signal: AbortSignal) {
+/**
+ * A one-sheet workbook streamed into `sink`: header row frozen, one row per record, strings inline.
+ * ExcelJS is imported on the first XLSX export (it costs an API process ~35 MB of RSS once loaded).
+ */
+export async function xlsxWriter(sink: Writable, sheetName: string, fields: readonly Field[], signal: AbortSignal) {
+  const { default: ExcelJS } = await import('exceljs');
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
