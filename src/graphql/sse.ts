@@ -63,7 +63,8 @@ function paramsOf(req: Request): Params | null {
 export function sseSubscriptions(deps: Deps, yoga: Yoga): { handler: RequestHandler; open: () => number } {
   // One keep-alive for every open stream, as for WebSockets: an idle page holds no timer of its own.
   const keepAlive = new KeepAlive<Response>((res) => {
-    if (!res.writableEnded && !res.destroyed) res.write(SSE_COMMENT);
+    // A stream still waiting for its reader to take the last event needs no ping.
+    if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(SSE_COMMENT);
   }, SSE_KEEP_ALIVE_MS);
 
   async function serve(req: Request, res: Response): Promise<boolean> {
@@ -117,7 +118,9 @@ export function sseSubscriptions(deps: Deps, yoga: Yoga): { handler: RequestHand
         for (;;) {
           const { done, value } = await iterator.next();
           if (res.destroyed) return;
-          if (value != null) res.write(`event: next\ndata: ${serializeEvent(value)}\n\n`);
+          // A reader that stops reading holds the next event back, not an ever longer queue of them
+          // (Yoga's stream pulled the next value only when there was room, too).
+          if (value != null && !res.write(`event: next\ndata: ${serializeEvent(value)}\n\n`)) await roomIn(res);
           if (done) break;
         }
         keepAlive.delete(res);
@@ -155,6 +158,19 @@ function prefersEventStream(accept: string | undefined): boolean {
   if (sse < 0) return false;
   const multipart = accept!.indexOf('multipart/mixed');
   return multipart < 0 || sse < multipart;
+}
+
+/** Until the response has room again, or has closed. */
+function roomIn(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 function headerOf(req: Request, name: string): string | null {
