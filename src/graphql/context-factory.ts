@@ -3,6 +3,7 @@ import type { Actor } from '../domain/auth/actor.js';
 import { authenticate, authenticateSession, type SessionCredential } from '../domain/auth/authenticate.js';
 import { limitBucket } from '../domain/rate-limits.js';
 import type { Deps } from '../domain/deps.js';
+import { graphqlSession } from '../http/session-cookie.js';
 import type { GraphQLContext } from './context.js';
 
 /**
@@ -37,4 +38,12 @@ export async function buildContext(
   const bucket = limitBucket(actor, ip);
   if (bucket) await deps.limits?.consume(bucket.kind, bucket.key);
   return { deps, actor, authError };
+}
+
+/**
+ * An HTTP request's context, whichever path serves it (Yoga, or the SSE path of sse.ts): the
+ * Authorization header, else the dashboard session cookie with its CSRF header.
+ */
+export function httpContext(deps: Deps, header: (name: string) => string | null, ip: string | undefined): Promise<GraphQLContext> {
+  return buildContext(deps, header('authorization'), ip, graphqlSession(deps.config, header));
 }

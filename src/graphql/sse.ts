@@ -3,8 +3,7 @@ import { isAsyncIterable } from 'graphql-yoga';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { KeepAlive } from '../events/keep-alive.js';
-import { graphqlSession } from '../http/session-cookie.js';
-import { buildContext } from './context-factory.js';
+import { httpContext } from './context-factory.js';
 import type { GraphQLContext } from './context.js';
 import { forgetContext, handOverContext } from './context-handoff.js';
 import { serializeEvent, SSE_COMMENT, SSE_COMPLETE, SSE_HEADERS, SSE_KEEP_ALIVE_MS } from './transport-plugins.js';
@@ -80,7 +79,7 @@ export function sseSubscriptions(deps: Deps, yoga: Yoga): { handler: RequestHand
     if (getOperationAST(document, params.operationName)?.operation !== 'subscription') return false;
     if (validate(schema, document).length) return false;
 
-    const context = buildContext(deps, req.headers.authorization, req.ip, graphqlSession(deps.config, (name) => headerOf(req, name)));
+    const context = httpContext(deps, (name) => headerOf(req, name), req.ip);
     handOverContext(req, context);
     let contextValue: GraphQLContext;
     try {

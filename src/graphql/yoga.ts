@@ -2,8 +2,7 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { IncomingMessage } from 'node:http';
 import type { Deps } from '../domain/deps.js';
-import { graphqlSession } from '../http/session-cookie.js';
-import { buildContext } from './context-factory.js';
+import { httpContext } from './context-factory.js';
 import type { GraphQLContext } from './context.js';
 import { createMaskError, logYogaError, useCatalogErrorCodes } from './errors.js';
 import { schema } from './schema/index.js';
@@ -60,8 +59,7 @@ export function createGraphQLServer(deps: Deps): Yoga {
       error: logYogaError(deps.log),
     },
     context: ({ request, req }) =>
-      contextBuiltForSse(req as IncomingMessage | undefined) ??
-      buildContext(deps, request.headers.get('authorization'), (req as { ip?: string } | undefined)?.ip, graphqlSession(deps.config, (name) => request.headers.get(name))),
+      contextBuiltForSse(req as IncomingMessage | undefined) ?? httpContext(deps, (name) => request.headers.get(name), (req as { ip?: string } | undefined)?.ip),
     maskedErrors: { maskError: createMaskError(deps.log), isDev: false },
     plugins,
   });
