@@ -5,7 +5,8 @@
  * limiter, info logs, metrics); autocannon runs in a process of its own for every measurement.
  * BENCH_POOLER=pgbouncer runs the service through PgBouncer in transaction mode (the floor stays direct).
  * `--profile [graphql|get|checkout]`: instead, profiles the service (`node --cpu-prof`) under the
- * 4-card create (or the GraphQL create, or a read) and prints the top self-time entries. BENCH_SECONDS (default 8) and BENCH_ROUNDS (default 3) size the run.
+ * 4-card create (or the GraphQL create, or a read) and prints the top self-time entries. BENCH_SECONDS (default 8) and BENCH_ROUNDS (default 3) size the run;
+ * BENCH_ONLY=<text> runs only the scenarios whose name holds the text.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
@@ -203,7 +204,9 @@ async function main() {
       '| scenario | floor | floor req/s | floor p50 / p99 ms | service req/s | service p50 / p99 ms | ratio median (min–max) | target |',
       '|---|---|---:|---:|---:|---:|---:|---|',
     ];
-    for (const s of scenarios) {
+    // BENCH_ONLY=<text>: only the scenarios whose name holds it (a quicker A/B of one path).
+    const only = process.env.BENCH_ONLY;
+    for (const s of only ? scenarios.filter((sc) => sc.name.includes(only)) : scenarios) {
       const floorRuns: LoadResult[] = [];
       const serviceRuns: LoadResult[] = [];
       for (let round = 0; round < ROUNDS; round++) {

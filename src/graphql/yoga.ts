@@ -50,6 +50,8 @@ export function createGraphQLServer(deps: Deps): Yoga {
           defaultEditorToolsVisibility: 'headers',
         },
     landingPage: false,
+    // The HTTP adapter (src/http/app.ts) has read and capped every body before Yoga sees it.
+    maxRequestBodySize: false,
     // CORS is answered for every path by src/http/cors.ts (any origin, never credentials).
     cors: false,
     logging: {

@@ -35,12 +35,13 @@ function serializeResponse(res: { statusCode: number | null; headers?: Record<st
 }
 
 // GraphQL bodies are read here, capped like REST, and handed to Yoga as bytes (it parses them):
-// a body over 64 KiB is 413 before Yoga reads anything.
+// a body over 64 KiB is 413 before Yoga reads anything. Every method that may carry a body comes
+// through here, so Yoga's own cap (a TransformStream and a stream pipeline per request) is off.
 const readGraphQLBody = express.raw({ type: () => true, limit: BODY_LIMIT });
 
 function graphqlHandler(yoga: Yoga, sse: RequestHandler): RequestHandler[] {
   return [
-    (req, res, next) => (req.method === 'POST' ? readGraphQLBody(req, res, next) : next()),
+    (req, res, next) => (req.method === 'GET' || req.method === 'HEAD' ? next() : readGraphQLBody(req, res, next)),
     sse,
     (req, res, next) => {
       Promise.resolve(yoga(req, res)).catch(next);

@@ -102,6 +102,34 @@ describe('GraphQL over HTTP transport errors', () => {
     expect(ok.body.data).toEqual({ __typename: 'Query' });
   });
 
+  it('caps a chunked body (no Content-Length) at 64 KiB too, whatever the method', async () => {
+    // The HTTP adapter is the only cap (Yoga's own is off): a body sent in chunks is counted as it comes.
+    const chunked = (method: string, size: number) =>
+      fetch(`${app.baseUrl}/graphql`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: new ReadableStream({
+          start(controller) {
+            const prefix = '{"query":"{ __typename }","variables":{"pad":"';
+            controller.enqueue(new TextEncoder().encode(prefix));
+            for (let sent = 0; sent < size; sent += 8192) controller.enqueue(new TextEncoder().encode('x'.repeat(8192)));
+            controller.enqueue(new TextEncoder().encode('"}}'));
+            controller.close();
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+    for (const method of ['POST', 'PUT', 'PATCH']) {
+      const res = await chunked(method, 80 * 1024);
+      expect(res.headers.get('content-length')).not.toBeNull();
+      expect(res.status, method).toBe(413);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('payload_too_large');
+    }
+    const ok = await chunked('POST', 16 * 1024);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ data: { __typename: 'Query' } });
+  });
+
   it('answers an unsupported media type and method with JSON bodies and catalog codes', async () => {
     const media = await request(app.baseUrl, 'POST', '/graphql', { rawBody: 'query', headers: { 'content-type': 'text/plain' } });
     expect(media.status).toBe(415);
