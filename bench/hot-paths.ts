@@ -3,7 +3,8 @@
  * (bench/hot-paths/floor.ts: node:http + pg, one statement or one minimal transaction), in alternating
  * rounds. The service runs as `npm start` does (the bundle `dist/main.mjs`) in production mode with its defaults on (auth, rate
  * limiter, info logs, metrics); autocannon runs in a process of its own for every measurement.
- * BENCH_POOLER=pgbouncer runs the service through PgBouncer in transaction mode (the floor stays direct).
+ * BENCH_POOLER=pgbouncer runs the service through PgBouncer in transaction mode, and the floor through the
+ * same pooler (its statements unnamed, as they must be there); BENCH_FLOOR=direct keeps the floor straight to PostgreSQL.
  * `--profile [graphql|get|checkout]`: instead, profiles the service (`node --cpu-prof`) under the
  * 4-card create (or the GraphQL create, or a read) and prints the top self-time entries. BENCH_SECONDS (default 8) and BENCH_ROUNDS (default 3) size the run;
  * BENCH_ONLY=<text> runs only the scenarios whose name holds the text.
@@ -112,13 +113,19 @@ async function main() {
     // BENCH_POOLER=pgbouncer: the service reaches PostgreSQL through Debian's PgBouncer in
     // transaction mode (DATABASE_URL), with DATABASE_DIRECT_URL for what needs a session; the floor
     // stays direct. Issue 22 item 1's second topology.
-    let topology = 'service straight to PostgreSQL';
+    let topology = 'service and floor straight to PostgreSQL';
+    // The floor's way to the database: the same as the service's, unless BENCH_FLOOR=direct.
+    let floorArgs = [setup.databaseUrl];
     if (process.env.BENCH_POOLER === 'pgbouncer') {
       const { startPgBouncer } = await import('../test/support/pgbouncer.js');
       const bouncer = await startPgBouncer({ serverUrl: setup.databaseUrl, poolSize: 20 });
       stops.push(bouncer.stop);
       Object.assign(env, { DATABASE_URL: bouncer.url(setup.databaseUrl), DATABASE_DIRECT_URL: setup.databaseUrl });
-      topology = 'service through PgBouncer 1.18 in transaction mode (pool_size 20), sessions on DATABASE_DIRECT_URL; the floor straight to PostgreSQL';
+      const floorDirect = process.env.BENCH_FLOOR === 'direct';
+      if (!floorDirect) floorArgs = [bouncer.url(setup.databaseUrl), '--unnamed'];
+      topology = `service through PgBouncer 1.18 in transaction mode (pool_size 20), sessions on DATABASE_DIRECT_URL; the floor ${
+        floorDirect ? 'straight to PostgreSQL (BENCH_FLOOR=direct)' : 'through the same pooler, its statements unnamed'
+      }`;
     } else if (process.env.BENCH_POOLER) {
       throw new Error(`BENCH_POOLER must be unset or "pgbouncer" (got "${process.env.BENCH_POOLER}")`);
     }
@@ -149,7 +156,7 @@ async function main() {
       return;
     }
 
-    const floorProc = await startProcess(['--import', 'tsx', path.join(here, 'hot-paths/floor.ts'), setup.databaseUrl], {}, /listening (\d+)/);
+    const floorProc = await startProcess(['--import', 'tsx', path.join(here, 'hot-paths/floor.ts'), ...floorArgs], {}, /listening (\d+)/);
     children.push(floorProc.child);
     const floorUrl = `http://127.0.0.1:${floorProc.match[1]}`;
 

@@ -1,7 +1,7 @@
 /**
  * The floors: what each hot path costs with nothing but `node:http` + `pg` (no auth, no limiter,
  * no logs, no validation), so the service's figures have a "speed of the database" to be read
- * against. Run as its own process: `node --import tsx bench/hot-paths/floor.ts <databaseUrl>`;
+ * against. Run as its own process: `node --import tsx bench/hot-paths/floor.ts <databaseUrl> [--unnamed]`;
  * prints `listening <port>`.
  */
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
@@ -10,6 +10,10 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 
 const pool = new pg.Pool({ connectionString: process.argv[2], max: 10 });
+// `--unnamed`: through PgBouncer 1.18 in transaction mode a named prepared statement does not
+// outlive its transaction, so the floor sends every statement unnamed (parsed each time), as the service does there.
+const named = !process.argv.includes('--unnamed');
+const nameOf = (name: string) => (named ? name : undefined);
 
 type Row = Record<string, unknown>;
 const render = (row: Row | undefined) => JSON.stringify(row ?? null, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
@@ -36,7 +40,7 @@ async function create(body: { amount: number; projectId: string }): Promise<Row 
     await client.query('BEGIN');
     const pick = (skip: boolean) =>
       client.query<{ id: string; merchant_id: string }>({
-        name: skip ? 'floor-card-skip' : 'floor-card-wait',
+        name: nameOf(skip ? 'floor-card-skip' : 'floor-card-wait'),
         text: `SELECT id, merchant_id FROM cards WHERE project_id = $1 AND active
                ORDER BY last_used_at ASC NULLS FIRST LIMIT 1 FOR UPDATE ${skip ? 'SKIP LOCKED' : ''}`,
         values: [body.projectId],
@@ -48,7 +52,7 @@ async function create(body: { amount: number; projectId: string }): Promise<Row 
       try {
         await client.query('SAVEPOINT s');
         const { rows } = await client.query({
-          name: 'floor-insert',
+          name: nameOf('floor-insert'),
           text: `WITH stamp AS (UPDATE cards SET last_used_at = now() WHERE id = $2)
                  INSERT INTO payments (id, project_id, merchant_id, card_id, amount_requested, code, amount_final, amount_mode, callback_url,
                                        token, expires_at, late_until, sandbox, created_at, updated_at)
@@ -73,7 +77,7 @@ async function create(body: { amount: number; projectId: string }): Promise<Row 
   }
 }
 
-const one = async (name: string, text: string, values: unknown[]) => (await pool.query<Row>({ name, text, values })).rows;
+const one = async (name: string, text: string, values: unknown[]) => (await pool.query<Row>({ name: nameOf(name), text, values })).rows;
 
 const server = createServer((req, res) => {
   const url = req.url ?? '';
