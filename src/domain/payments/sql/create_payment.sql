@@ -5,7 +5,8 @@
 -- Rules owned here, and nowhere else:
 --   card choice   active cards of the project, least recently used first, those whose device is
 --                 online (sandbox: any), first the scopes nobody is allocating in, then the busy
---                 ones; a card moved since it was listed is skipped; every refusal reason reported
+--                 ones; a card moved since it was listed is skipped, and so is a scope whose codes
+--                 for the amount are all held; every refusal reason reported
 --   card caps     today's (Tehran calendar day, by creation) pending + confirmed amountFinal sum and
 --                 count against the card's daily_amount_cap / daily_count_cap, and this Jalali
 --                 month's (Tehran) against monthly_amount_cap / monthly_count_cap (null = none)
@@ -93,6 +94,8 @@ DECLARE
   pr projects%ROWTYPE;
   candidate record;
   busy uuid[] := '{}';
+  -- Scopes whose codes for this amount are all held: every card there would answer the same.
+  exhausted text[] := '{}';
   reasons text[] := '{}';
   claimed record;
   chosen_card uuid;
@@ -122,6 +125,12 @@ BEGIN
        WHERE c.project_id = create_payment.project_id AND c.active AND (NOT waiting OR c.id = ANY (busy))
        ORDER BY c.last_used_at ASC NULLS FIRST, c.created_at ASC, c.id ASC
     LOOP
+      -- Codes are drawn per scope, so a scope found exhausted is not tried again on another of its
+      -- cards: nor locked (a create holding one card of a phone while waiting for another, against a
+      -- create doing the same the other way round, was a deadlock, a second lost, and a retry).
+      IF candidate.scope = ANY (exhausted) THEN
+        CONTINUE;
+      END IF;
       -- A card without a device has no device seen: offline.
       IF NOT pr.sandbox AND NOT candidate.online THEN
         IF NOT 'device_offline' = ANY (reasons) THEN reasons := array_append(reasons, 'device_offline'); END IF;
@@ -146,6 +155,7 @@ BEGIN
         EXIT;
       END IF;
       IF NOT claimed.reason = ANY (reasons) THEN reasons := array_append(reasons, claimed.reason); END IF;
+      IF claimed.reason = 'codes_exhausted' THEN exhausted := array_append(exhausted, candidate.scope); END IF;
     END LOOP;
     EXIT WHEN chosen_card IS NOT NULL OR cardinality(busy) = 0;
   END LOOP;
