@@ -38,7 +38,7 @@ import { Receiver } from '../test/support/receiver.js';
 import { PRIMARY_CONF, startReplicaSet, type PgNode } from '../test/support/replica.js';
 import { mellatDeposit } from '../test/support/sms.js';
 import { subscribeSse } from '../test/support/sse.js';
-import { SERVICE_ENTRY } from './support.js';
+import { serviceArgs } from './support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET_KEY = 'failover-secret-key-0123456789abcdef0123456789';
@@ -170,7 +170,7 @@ async function stopStarting() {
 
 async function spawnProc(name: string, role: 'api' | 'worker', env: Record<string, string>, dir: string): Promise<Proc> {
   const port = role === 'api' ? await freePort() : 0;
-  const child = spawn(process.execPath, [SERVICE_ENTRY, '--role', role], {
+  const child = spawn(process.execPath, [...serviceArgs(), '--role', role], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: role === 'worker' ? 'debug' : 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

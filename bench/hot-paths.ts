@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { call, gql, machine, startBench, CALLBACK, SERVICE_ENTRY } from './support.js';
+import { call, gql, machine, serviceArgs, startBench, CALLBACK } from './support.js';
 import type { LoadResult, LoadSpec } from './hot-paths/load.js';
 import { summarize } from './hot-paths/profile.js';
 
@@ -130,8 +130,9 @@ async function main() {
       throw new Error(`BENCH_POOLER must be unset or "pgbouncer" (got "${process.env.BENCH_POOLER}")`);
     }
     const profileDir = profile ? await mkdtemp(path.join(os.tmpdir(), 'gateway-prof-')) : '';
-    const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-    const service = await startProcess([...nodeArgs, SERVICE_ENTRY], env, /listening on port (\d+)/);
+    // BENCH_NODE_ARGS: node flags for the service (an A/B of a V8 setting); --profile adds its own.
+    const nodeArgs = [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
+    const service = await startProcess(serviceArgs(nodeArgs), env, /listening on port (\d+)/);
     children.push(service.child);
     const serviceUrl = `http://127.0.0.1:${service.match[1]}`;
 
@@ -205,7 +206,7 @@ async function main() {
 
     const lines = [
       `- machine: ${machine(setup.dbLabel)}`,
-      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: dist/main.mjs (npm start's bundle, role all), NODE_ENV=production, LOG_LEVEL=info, limiter on`,
+      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: dist/main.mjs (npm start's bundle, role all${nodeArgs.length ? `, node ${nodeArgs.join(' ')}` : ''}), NODE_ENV=production, LOG_LEVEL=info, limiter on`,
       `- topology: ${topology}`,
       '',
       '| scenario | floor | floor req/s | floor p50 / p99 ms | service req/s | service p50 / p99 ms | ratio median (min–max) | target |',

@@ -12,6 +12,7 @@
 import os from 'node:os';
 import { machine, seedShop, startBench } from './support.js';
 import type { LoadReport } from './soak/load.js';
+import { PRODUCTION_NODE_FLAGS } from '../test/support/process.js';
 import { startScript, startService, type Service } from './subscriptions/processes.js';
 import type { ProbeMemory } from './subscriptions/probe.js';
 
@@ -71,7 +72,7 @@ try {
 
   console.log(`\n### soak: ${MINUTES} min at ${RATE} payments/s (${startedAt.toISOString().slice(0, 16).replace('T', ' ')} UTC)\n`);
   console.log(`- ${loadAvgStart} (at 30 s); at the end: load average ${machine(setup.dbLabel).split('load average ')[1]!.split(';')[0]}`);
-  console.log(`- API and worker: \`dist/main.mjs --role api\` / \`--role worker\` (the bundle npm start runs), NODE_ENV=production, LOG_LEVEL=info, --expose-gc; load in its own process (undici keep-alive client)`);
+  console.log(`- API and worker: \`dist/main.mjs --role api\` / \`--role worker\` (the bundle npm start runs, node ${PRODUCTION_NODE_FLAGS.join(' ')}), NODE_ENV=production, LOG_LEVEL=info, --expose-gc; load in its own process (undici keep-alive client)`);
   console.log(`- ${report.created} payments created, ${report.deposited} paid by Mellat SMS through the device API, ${report.webhooks} payment.confirmed webhooks received (${report.missingWebhooks} missing), ${report.subscriptionsOpened} checkout subscriptions opened (SSE and graphql-ws alternately, ${SUBSCRIPTIONS} open at a time), ${report.subscriptionsCompleted} completed on their payment's confirmation, ${report.introspections} introspection answers each followed at once by a request on the same pool\n`);
   // V8 sizes its heap, and the pages it keeps resident, to the load's allocation rate over the first
   // minutes, and a forced GC may give some back: RSS is judged as the service runs (no forced GC),

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { call, CALLBACK, inLanes, machine, seedShop, startBench } from './support.js';
 import type { ClientStatus, Transport } from './subscriptions/client.js';
 import { diffSnapshots } from './subscriptions/heap-diff.js';
+import { PRODUCTION_NODE_FLAGS } from '../test/support/process.js';
 import { startScript, startService } from './subscriptions/processes.js';
 import type { ProbeMemory } from './subscriptions/probe.js';
 
@@ -95,7 +96,7 @@ try {
   }
 
   console.log(`\n### subscriptions: ${COUNT.toLocaleString('en-US')} idle checkoutStatus subscriptions (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)\n`);
-  console.log(`- ${machine(setup.dbLabel)}; API \`dist/main.mjs --role api\` (the bundle npm start runs) (NODE_ENV=production, LOG_LEVEL=info) with --expose-gc; subscribers in their own process, one connection each\n`);
+  console.log(`- ${machine(setup.dbLabel)}; API \`dist/main.mjs --role api\` (the bundle npm start runs, node ${PRODUCTION_NODE_FLAGS.join(' ')}) (NODE_ENV=production, LOG_LEVEL=info) with --expose-gc; subscribers in their own process, one connection each\n`);
   console.log('| phase | open | opened in | heap after GC: none → open → closed (MiB) | heap per subscription | heap after close | V8 heap committed: none → open → closed (MiB) | RSS: none → open → closed (MiB) | RSS per subscription | notifier after close | client errors |');
   console.log('|---|---:|---:|---|---:|---:|---|---|---:|---|---:|');
   let failed = false;

@@ -11,6 +11,7 @@ import { operatorActor } from '../src/domain/auth/actor.js';
 import { createMerchant } from '../src/domain/merchants/merchants.js';
 import { createLogger } from '../src/logger.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
+import { PRODUCTION_NODE_FLAGS } from '../test/support/process.js';
 
 export const SECRET_KEY = 'bench-secret-key-0123456789abcdef0123456789';
 export const CALLBACK = 'https://shop.example.com/return';
@@ -84,9 +85,12 @@ export async function spawnWorker(databaseUrl: string, env: Record<string, strin
  */
 export const SERVICE_ENTRY = 'dist/main.mjs';
 
+/** node's arguments for one service process: npm start's flags, then `extra` (a later V8 flag wins), then the bundle. */
+export const serviceArgs = (extra: readonly string[] = []): string[] => [...PRODUCTION_NODE_FLAGS, ...extra, SERVICE_ENTRY];
+
 /** One process of the service in a role (`npm run start:api` / `start:worker`), resolved once it runs; `baseUrl` for an API. */
 export async function spawnRole(role: 'api' | 'worker', databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<{ child: ChildProcess; baseUrl: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [...nodeArgs, SERVICE_ENTRY, '--role', role], {
+  const child = spawn(process.execPath, [...serviceArgs(nodeArgs), '--role', role], {
     env: { ...process.env, ...benchEnv(databaseUrl, env) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

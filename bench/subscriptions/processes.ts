@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchEnv, SERVICE_ENTRY } from '../support.js';
+import { benchEnv, serviceArgs } from '../support.js';
 import type { ProbeMemory, ProbeRequest } from './probe.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -56,7 +56,7 @@ export type Service = Ipc & { baseUrl: string; logged: Logged; memory: () => Pro
  * the port, then drained.
  */
 export async function startService(role: 'api' | 'worker', databaseUrl: string, env: Record<string, string> = {}): Promise<Service> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', path.join(here, 'probe.ts'), SERVICE_ENTRY, '--role', role], {
+  const child = spawn(process.execPath, [...serviceArgs(['--expose-gc', '--import', path.join(here, 'probe.ts')]), '--role', role], {
     cwd: ROOT,
     env: { ...process.env, ...benchEnv(databaseUrl, env) },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

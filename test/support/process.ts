@@ -1,4 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fromRoot } from '../../src/paths.js';
+
+/**
+ * The node flags `npm start` runs the bundle with: package.json's `config.nodeFlags`, which the
+ * start scripts pass as `$npm_package_config_nodeFlags` (docs/operations.md says why).
+ */
+export const PRODUCTION_NODE_FLAGS: readonly string[] = String(
+  (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { config?: { nodeFlags?: string } }).config?.nodeFlags ?? '',
+)
+  .split(' ')
+  .filter(Boolean);
 
 
 export type Spawned = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };
