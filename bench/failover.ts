@@ -196,10 +196,14 @@ async function spawnProc(name: string, role: 'api' | 'worker', env: Record<strin
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let out = '';
+    let ready = false;
     child.stdout!.on('data', (d: Buffer) => {
       file.write(d);
+      // Searched until the process says it runs; after that only written to its log file.
+      if (ready) return;
       out += d.toString();
-      if (out.includes('listening on port') || out.includes('worker running')) resolve();
+      ready = out.includes('listening on port') || out.includes('worker running');
+      if (ready) resolve();
     });
     void exited.then(() => reject(new Error(`${name} exited before it ran: ${out}`)));
   });

@@ -28,11 +28,18 @@ function startProcess(args: string[], env: Record<string, string>, ready: RegExp
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    const watch = (d: Buffer) => {
       out += d.toString();
       const match = ready.exec(out);
-      if (match) resolve({ child, match });
-    });
+      if (!match) return;
+      // From here on its output (the service's info log: a line per request) is drained and dropped.
+      // It was kept and searched whole on every chunk: a bench process scanning a string of hundreds
+      // of MB took the CPU the service needed, more the longer a run went.
+      child.stdout!.off('data', watch);
+      child.stdout!.resume();
+      resolve({ child, match });
+    };
+    child.stdout!.on('data', watch);
     child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${out}`)));
   });
 }

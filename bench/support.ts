@@ -97,12 +97,18 @@ export async function spawnRole(role: 'api' | 'worker', databaseUrl: string, env
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    const watch = (d: Buffer) => {
       out += d.toString();
       const port = /listening on port (\d+)/.exec(out)?.[1];
-      if (role === 'api' && port) resolve(`http://127.0.0.1:${port}`);
-      if (role === 'worker' && out.includes('worker running')) resolve('');
-    });
+      const ready = role === 'api' ? port !== undefined : out.includes('worker running');
+      if (!ready) return;
+      // Then drained and dropped: kept and searched whole per chunk, a line per request made the
+      // bench process compete with the service for the CPU (bench/hot-paths.ts says more).
+      child.stdout!.off('data', watch);
+      child.stdout!.resume();
+      resolve(role === 'api' ? `http://127.0.0.1:${port}` : '');
+    };
+    child.stdout!.on('data', watch);
     child.on('exit', (code) => reject(new Error(`${role} exited (${code}) before it ran: ${out}`)));
   });
   return {
