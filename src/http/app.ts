@@ -4,6 +4,7 @@ import { pinoHttp } from 'pino-http';
 import type { Deps } from '../domain/deps.js';
 import { sseSubscriptions } from '../graphql/sse.js';
 import type { Yoga } from '../graphql/yoga.js';
+import { jsonReplacer } from './json.js';
 import { BODY_LIMIT } from '../rest/handle.js';
 import { restRouter } from '../rest/router.js';
 import { checkoutPageRoutes } from './checkout-page.js';
@@ -21,11 +22,6 @@ import { createMetrics } from './metrics.js';
 import { openApiDocument } from '../rest/openapi.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
-/** BigInt amounts leave as strings of digits; Dates as RFC 3339 UTC with milliseconds. */
-function jsonReplacer(_key: string, value: unknown) {
-  return typeof value === 'bigint' ? value.toString() : value;
-}
 
 /** pino-http's response serializer (given pino's own view of it): the session cookie's value is left out. */
 function serializeResponse(res: { statusCode: number | null; headers?: Record<string, unknown> }) {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { requireActor, unauthorizedFor, type Actor, type ActorKind, type ActorOf } from '../domain/auth/actor.js';
 import { authenticate } from '../domain/auth/authenticate.js';
 import type { Deps } from '../domain/deps.js';
+import { sendJson, sendJsonText } from '../http/json.js';
 import { restSession } from '../http/session-cookie.js';
 import { isAppError } from '../errors.js';
 import { limitBucket } from '../domain/rate-limits.js';
@@ -102,9 +103,9 @@ export function handle<K extends ActorKind, Q extends z.ZodType | undefined = un
         ip: req.ip,
       });
       if (result === undefined) res.status(204).end();
-      else if (result instanceof RawJson) res.status(result.status).type('application/json').send(result.body);
+      else if (result instanceof RawJson) sendJsonText(res, result.status, result.body);
       else if (result instanceof Streamed) await result.send(res);
-      else res.status(spec.status ?? 200).json(result);
+      else sendJson(res, spec.status ?? 200, result);
     } catch (err) {
       next(err);
     }

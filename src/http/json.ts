@@ -1,0 +1,29 @@
+import type { Response } from 'express';
+
+/** BigInt amounts leave as strings of digits; Dates as RFC 3339 UTC with milliseconds. */
+export function jsonReplacer(_key: string, value: unknown) {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/**
+ * An API answer as JSON. Stringified without a replacer first (V8's fast path: the records the
+ * doors build hold amounts as strings already), with `jsonReplacer` only when a BigInt is in it.
+ * Unlike `res.json`, no ETag is computed (a SHA-1 of every answer): API answers are not
+ * revalidated (`Cache-Control` is not set on them, and no client sends If-None-Match to the API).
+ */
+export function sendJson(res: Response, status: number, value: unknown): void {
+  let body: string;
+  try {
+    body = JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    body = JSON.stringify(value, jsonReplacer);
+  }
+  sendJsonText(res, status, body);
+}
+
+/** JSON already written (an idempotent replay's stored answer). */
+export function sendJsonText(res: Response, status: number, body: string): void {
+  res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(body);
+}
