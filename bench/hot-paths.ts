@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { call, gql, machine, serviceArgs, startBench, CALLBACK } from './support.js';
+import { call, gql, machine, serviceArgs, startBench, untilItSays, CALLBACK } from './support.js';
 import type { LoadResult, LoadSpec } from './hot-paths/load.js';
 import { summarize } from './hot-paths/profile.js';
 
@@ -24,24 +24,10 @@ const CONNECTIONS = 32;
 const here = path.dirname(new URL(import.meta.url).pathname);
 
 /** A child process resolved once a line of its stdout matches. */
-function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+async function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const watch = (d: Buffer) => {
-      out += d.toString();
-      const match = ready.exec(out);
-      if (!match) return;
-      // From here on its output (the service's info log: a line per request) is drained and dropped.
-      // It was kept and searched whole on every chunk: a bench process scanning a string of hundreds
-      // of MB took the CPU the service needed, more the longer a run went.
-      child.stdout!.off('data', watch);
-      child.stdout!.resume();
-      resolve({ child, match });
-    };
-    child.stdout!.on('data', watch);
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited (${code}): ${out}`)));
-  });
+  const match = await untilItSays(child, (out) => ready.exec(out) ?? undefined);
+  return { child, match };
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
@@ -119,7 +105,7 @@ async function main() {
     };
     // BENCH_POOLER=pgbouncer: the service reaches PostgreSQL through Debian's PgBouncer in
     // transaction mode (DATABASE_URL), with DATABASE_DIRECT_URL for what needs a session; the floor
-    // stays direct. Issue 22 item 1's second topology.
+    // through the same pooler. Issue 22 item 1's second topology.
     let topology = 'service and floor straight to PostgreSQL';
     // The floor's way to the database: the same as the service's, unless BENCH_FLOOR=direct.
     let floorArgs = [setup.databaseUrl];

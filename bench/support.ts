@@ -88,6 +88,27 @@ export const SERVICE_ENTRY = 'dist/main.mjs';
 /** node's arguments for one service process: npm start's flags, then `extra` (a later V8 flag wins), then the bundle. */
 export const serviceArgs = (extra: readonly string[] = []): string[] => [...PRODUCTION_NODE_FLAGS, ...extra, SERVICE_ENTRY];
 
+/**
+ * Reads a child's stdout until `found` makes something of it, then drains and drops the rest. A
+ * service's info log is a line per request: kept and searched whole on every chunk, it made the
+ * bench's own process take the CPU the service needed, more the longer a run went.
+ */
+export function untilItSays<T>(child: ChildProcess, found: (out: string) => T | undefined): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const watch = (d: Buffer) => {
+      out += d.toString();
+      const value = found(out);
+      if (value === undefined) return;
+      child.stdout!.off('data', watch);
+      child.stdout!.resume();
+      resolve(value);
+    };
+    child.stdout!.on('data', watch);
+    child.on('exit', (code) => reject(new Error(`${child.spawnargs.slice(1).join(' ')} exited (${code}) before it ran: ${out}`)));
+  });
+}
+
 /** One process of the service in a role (`npm run start:api` / `start:worker`), resolved once it runs; `baseUrl` for an API. */
 export async function spawnRole(role: 'api' | 'worker', databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<{ child: ChildProcess; baseUrl: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [...serviceArgs(nodeArgs), '--role', role], {
@@ -95,21 +116,10 @@ export async function spawnRole(role: 'api' | 'worker', databaseUrl: string, env
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const watch = (d: Buffer) => {
-      out += d.toString();
-      const port = /listening on port (\d+)/.exec(out)?.[1];
-      const ready = role === 'api' ? port !== undefined : out.includes('worker running');
-      if (!ready) return;
-      // Then drained and dropped: kept and searched whole per chunk, a line per request made the
-      // bench process compete with the service for the CPU (bench/hot-paths.ts says more).
-      child.stdout!.off('data', watch);
-      child.stdout!.resume();
-      resolve(role === 'api' ? `http://127.0.0.1:${port}` : '');
-    };
-    child.stdout!.on('data', watch);
-    child.on('exit', (code) => reject(new Error(`${role} exited (${code}) before it ran: ${out}`)));
+  const baseUrl = await untilItSays(child, (out) => {
+    if (role === 'worker') return out.includes('worker running') ? '' : undefined;
+    const port = /listening on port (\d+)/.exec(out)?.[1];
+    return port === undefined ? undefined : `http://127.0.0.1:${port}`;
   });
   return {
     child,
