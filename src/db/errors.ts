@@ -1,17 +1,17 @@
 import { Prisma } from '../generated/prisma/client.js';
 import { AppError } from '../errors.js';
 
-type PgLikeError = { code?: string; constraint?: string; message?: string };
+type PgLikeError = { code?: string; constraint?: string; message?: string; severity?: string };
 
 /** The Postgres error behind a Prisma or node-postgres error, if there is one. */
 function pgError(err: unknown): PgLikeError | undefined {
   if (err instanceof Prisma.PrismaClientKnownRequestError) {
-    const meta = err.meta as { driverAdapterError?: { cause?: { originalCode?: string; constraint?: { index?: string } } } } | undefined;
+    const meta = err.meta as { driverAdapterError?: { cause?: { originalCode?: string; severity?: string; constraint?: { index?: string } } } } | undefined;
     const cause = meta?.driverAdapterError?.cause;
     if (err.code === 'P2002') return { code: '23505', constraint: cause?.constraint?.index };
     if (err.code === 'P2003') return { code: '23503' };
     if (err.code === 'P2034') return { code: '40001' };
-    return cause?.originalCode ? { code: cause.originalCode } : undefined;
+    return cause?.originalCode ? { code: cause.originalCode, severity: cause.severity } : undefined;
   }
   if (typeof err === 'object' && err !== null && typeof (err as PgLikeError).code === 'string') {
     return err as PgLikeError;
@@ -45,6 +45,10 @@ export function dbErrorToAppError(err: unknown): AppError | undefined {
     return new AppError('conflict', 'The request collided with concurrent requests; try again.', { retryable: true });
   }
   if (code === '57014' || code === '55P03' || code?.startsWith('08') || code?.startsWith('53')) return new AppError('unavailable');
+  // The server ended the session or cannot take one (class 57P: a terminated backend, a shutdown,
+  // a crash restart, a failover), or the connection was lost: an outage the caller may retry,
+  // with its Idempotency-Key for a create, not a bug.
+  if (code?.startsWith('57P') || isConnectionLost(err)) return new AppError('unavailable', 'The database connection was lost; try again.', { retryAfterSeconds: 1 });
   if (prismaCode === 'P2025') return new AppError('not_found');
   if (prismaCode === 'P2000' || prismaCode === 'P2006' || prismaCode === 'P2007' || prismaCode === 'P2023') return invalidInput('a value is malformed or too long');
   if (err instanceof Prisma.PrismaClientValidationError) return invalidInput('a value is malformed');
@@ -68,6 +72,43 @@ export function isMoneyGuard(err: unknown): boolean {
 function invalidInput(message: string): AppError {
   return AppError.invalid([{ field: 'request', message }], `The request is invalid: ${message}.`);
 }
+
+/**
+ * The server ended the session with FATAL 57P01 (admin_shutdown: pg_terminate_backend, a fast
+ * shutdown, the old primary of a failover) in answer to a statement, before the statement's
+ * transaction committed. A backend ends so from ProcessInterrupts, which aborts the open
+ * transaction; after a commit PostgreSQL flushes ReadyForQuery before it checks for interrupts
+ * again, so a client that got this answer got no commit, and the unit of work (one autocommit
+ * statement, or a transaction from BEGIN) can run again on another connection. Mostly it is a
+ * pooled connection whose backend was ended while idle and was handed out before its FATAL was read.
+ * Not included: a commit waiting for a synchronous standby that is told to die has committed
+ * locally, says so in a WARNING and closes the connection without a FATAL ("Connection terminated
+ * unexpectedly", see `isConnectionLost`): that one is not run again.
+ */
+export function isSessionEndedUncommitted(err: unknown): boolean {
+  const pg = pgError(err);
+  return pg?.code === '57P01' && (pg.severity === undefined || pg.severity === 'FATAL');
+}
+
+/**
+ * The connection went away under a statement (no SQLSTATE, or a socket error), or none could be
+ * had. Whether the statement committed is unknown, so it is not run again; the caller is told 503.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  if (err instanceof Prisma.PrismaClientKnownRequestError) return CONNECTION_PRISMA_CODES.has(err.code);
+  if (err instanceof Prisma.PrismaClientInitializationError) return true;
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && CONNECTION_SOCKET_CODES.has(code)) return true;
+  return CONNECTION_LOST_MESSAGES.test(err.message);
+}
+
+/** Prisma's codes for an unreachable server, a closed connection, a socket or pool timeout. */
+const CONNECTION_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2037']);
+const CONNECTION_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+/** node-postgres's own errors for a lost or unobtainable connection (pg 8, pg-pool 3). */
+const CONNECTION_LOST_MESSAGES =
+  /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end on the pool)$/;
 
 export function isUniqueViolation(err: unknown): boolean {
   return pgError(err)?.code === '23505';

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { isSessionEndedUncommitted } from './errors.js';
 
 /**
  * Statements this process has sent through its pool: a count, and while `names` is an array the
@@ -158,5 +159,45 @@ export function createPool(
 ): pg.Pool {
   const { prepareStatements = false, onPreparedRefused = () => undefined, ...rest } = options;
   const preparing = new PrepareSwitch(prepareStatements, onPreparedRefused);
-  return new pg.Pool({ ...rest, connectionString, max, Client: CountingClient, preparing } as pg.PoolConfig);
+  const pool = new pg.Pool({ ...rest, connectionString, max, Client: CountingClient, preparing } as pg.PoolConfig);
+  retryEndedSessions(pool);
+  return pool;
+}
+
+/**
+ * Attempts for one unit of work (an autocommit statement here, a transaction in `inTransaction` and
+ * Prisma's `$transaction`) whose connection the server had ended: every idle connection of a pool
+ * of `max` may have been ended at once (a failover, pg_terminate_backend), and each fails once.
+ */
+export function endedSessionAttempts(pool: pg.Pool): number {
+  return (pool.options.max ?? 10) + 1;
+}
+
+/**
+ * `pool.query` (an autocommit statement: Prisma's reads and writes outside a transaction, the typed
+ * hot paths) runs again on another connection when the server answered it by ending the session
+ * before anything committed (`isSessionEndedUncommitted`); pg-pool has already discarded the ended
+ * connection. Anything else, a lost connection whose statement may have committed among them, is
+ * the caller's.
+ */
+function retryEndedSessions(pool: pg.Pool): void {
+  const once = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const attempts = endedSessionAttempts(pool);
+  pool.query = function query(...args: unknown[]): never {
+    const callback = typeof args.at(-1) === 'function' ? (args.pop() as Callback) : undefined;
+    const run = async (): Promise<unknown> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await once(...args);
+        } catch (err) {
+          if (attempt < attempts && isSessionEndedUncommitted(err)) continue;
+          throw err;
+        }
+      }
+    };
+    const result = run();
+    if (!callback) return result as never;
+    result.then((res) => callback(null, res), (err: Error) => callback(err));
+    return undefined as never;
+  } as typeof pool.query;
 }

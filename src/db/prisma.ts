@@ -1,7 +1,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { retryOnConflict } from './errors.js';
+import { isSessionEndedUncommitted, retryOnConflict } from './errors.js';
+import { endedSessionAttempts } from './pool.js';
 
 export type { PrismaClient };
 export type Tx = Prisma.TransactionClient;
@@ -12,10 +13,34 @@ export type Db = PrismaClient | Tx;
  * the pool rather than fail) and may run 30 s.
  */
 export function createPrisma(pool: pg.Pool): PrismaClient {
-  return new PrismaClient({
+  const prisma = new PrismaClient({
     adapter: new PrismaPg(pool),
     transactionOptions: { maxWait: 15_000, timeout: 30_000 },
   });
+  retryEndedTransactions(prisma, endedSessionAttempts(pool));
+  return prisma;
+}
+
+/**
+ * An interactive `$transaction(async (tx) => …)` runs again from BEGIN when the server ended its
+ * session before it committed (`isSessionEndedUncommitted`: a pooled connection ended while idle,
+ * a failover), as `inTransaction` does for the typed SQL; its callbacks only touch the database.
+ * The array form is passed through untouched (its queries cannot be sent twice).
+ */
+function retryEndedTransactions(prisma: PrismaClient, attempts: number): void {
+  const begin = prisma.$transaction.bind(prisma) as (arg: unknown, options?: unknown) => Promise<unknown>;
+  const retrying = async (arg: unknown, options?: unknown): Promise<unknown> => {
+    if (typeof arg !== 'function') return begin(arg, options);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await begin(arg, options);
+      } catch (err) {
+        if (attempt < attempts && isSessionEndedUncommitted(err)) continue;
+        throw err;
+      }
+    }
+  };
+  Object.defineProperty(prisma, '$transaction', { value: retrying, configurable: true, writable: true });
 }
 
 /**

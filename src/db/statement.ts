@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { PREPARE, STATEMENT_LABEL } from './pool.js';
+import { isConnectionLost, isSessionEndedUncommitted } from './errors.js';
+import { endedSessionAttempts, PREPARE, STATEMENT_LABEL } from './pool.js';
 
 /** Something that runs a statement: the pool (autocommit) or a client inside a transaction. */
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
@@ -33,18 +34,37 @@ export function statement<P extends unknown[], R extends pg.QueryResultRow>(name
  */
 const SELECTS_ALL = /(?:\bselect|\breturning|,|\.)\s*\*/i;
 
-/** BEGIN … COMMIT on one pooled connection; ROLLBACK on any error. */
+/**
+ * BEGIN … COMMIT on one pooled connection; ROLLBACK on any error. Run again from BEGIN on another
+ * connection when the server ended the session before the transaction committed
+ * (`isSessionEndedUncommitted`): `run` must do nothing outside the database.
+ */
 export async function inTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const attempts = endedSessionAttempts(pool);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await onceInTransaction(pool, run);
+    } catch (err) {
+      if (attempt < attempts && isSessionEndedUncommitted(err)) continue;
+      throw err;
+    }
+  }
+}
+
+async function onceInTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let failed: unknown;
   try {
     await client.query('BEGIN');
     const result = await run(client);
     await client.query('COMMIT');
     return result;
   } catch (err) {
+    failed = err;
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    client.release();
+    // A connection the server ended is discarded, not handed to the next caller.
+    client.release(failed !== undefined && (isSessionEndedUncommitted(failed) || isConnectionLost(failed)) ? (failed as Error) : undefined);
   }
 }

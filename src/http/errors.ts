@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 /** Writes the contract's envelope, with the headers some codes promise (Retry-After, Allow). */
 export function sendError(res: Response, appError: AppError): void {
   const { retryAfterSeconds, allow } = appError.details;
-  if (appError.code === 'rate_limited' && typeof retryAfterSeconds === 'number') res.setHeader('Retry-After', String(retryAfterSeconds));
+  if ((appError.code === 'rate_limited' || appError.code === 'unavailable') && typeof retryAfterSeconds === 'number') res.setHeader('Retry-After', String(retryAfterSeconds));
   if (appError.code === 'method_not_allowed' && Array.isArray(allow)) res.setHeader('Allow', allow.join(', '));
   res.status(appError.status).json(errorBody(appError));
 }
