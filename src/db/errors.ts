@@ -44,11 +44,14 @@ export function dbErrorToAppError(err: unknown): AppError | undefined {
     // Reached only after retryOnConflict gave up: the caller may simply try again.
     return new AppError('conflict', 'The request collided with concurrent requests; try again.', { retryable: true });
   }
-  if (code === '57014' || code === '55P03' || code?.startsWith('08') || code?.startsWith('53')) return new AppError('unavailable');
-  // The server ended the session or cannot take one (class 57P: a terminated backend, a shutdown,
-  // a crash restart, a failover), or the connection was lost: an outage the caller may retry,
-  // with its Idempotency-Key for a create, not a bug.
-  if (code?.startsWith('57P') || isConnectionLost(err)) return new AppError('unavailable', 'The database connection was lost; try again.', { retryAfterSeconds: 1 });
+  // The connection failed (class 08, PgBouncer's "server conn crashed?" among them), the server
+  // ended the session or cannot take one (class 57P: a terminated backend, a shutdown, a crash
+  // restart, a failover), or the socket went away: an outage the caller may retry, a create with
+  // its Idempotency-Key (whether it committed is unknown), not a bug.
+  if (code?.startsWith('08') || code?.startsWith('57P') || isConnectionLost(err)) {
+    return new AppError('unavailable', 'The database connection was lost; try again.', { retryAfterSeconds: 1 });
+  }
+  if (code === '57014' || code === '55P03' || code?.startsWith('53')) return new AppError('unavailable', undefined, { retryAfterSeconds: 1 });
   if (prismaCode === 'P2025') return new AppError('not_found');
   if (prismaCode === 'P2000' || prismaCode === 'P2006' || prismaCode === 'P2007' || prismaCode === 'P2023') return invalidInput('a value is malformed or too long');
   if (err instanceof Prisma.PrismaClientValidationError) return invalidInput('a value is malformed');
