@@ -43,12 +43,14 @@ async function sheetEntry(sheet: ExcelJS.Worksheet): Promise<EntryStream> {
 
 /**
  * A one-sheet workbook streamed into `sink`: header row frozen, one row per record, strings inline.
- * ExcelJS is imported on the first XLSX export (it costs an API process ~35 MB of RSS once loaded).
+ * Only ExcelJS's streaming workbook writer is imported, on the first XLSX export: the package's
+ * main module also loads every reader it has (unzipper, saxes, the whole document model), ~21 MB of
+ * RSS against the writer's ~10 MB when each is imported alone (docs/BENCHMARKS.md "export").
  */
 export async function xlsxWriter(sink: Writable, sheetName: string, fields: readonly Field[], signal: AbortSignal) {
-  const { default: ExcelJS } = await import('exceljs');
+  const { default: WorkbookWriter } = await import('exceljs/lib/stream/xlsx/workbook-writer.js');
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const workbook = new WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
   const piped = pipeline(out, sink, { signal });
   // Awaited at the end; until then a failure (the reader went away) must not go unhandled.
