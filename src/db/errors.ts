@@ -94,6 +94,23 @@ export function isSessionEndedUncommitted(err: unknown): boolean {
 }
 
 /**
+ * Runs a unit of work (an autocommit statement, or a transaction from BEGIN) again, up to
+ * `attempts` times in all, while the server answers it by ending the session before it committed
+ * (`isSessionEndedUncommitted`); the ended connection is not reused (pg-pool drops a client that
+ * failed so). `run` must touch nothing but the database.
+ */
+export async function retryEndedSession<T>(attempts: number, run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt < attempts && isSessionEndedUncommitted(err)) continue;
+      throw err;
+    }
+  }
+}
+
+/**
  * The connection went away under a statement (no SQLSTATE, or a socket error), or none could be
  * had. Whether the statement committed is unknown, so it is not run again; the caller is told 503.
  */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { isSessionEndedUncommitted } from './errors.js';
+import { retryEndedSession } from './errors.js';
 
 /**
  * Statements this process has sent through its pool: a count, and while `names` is an array the
@@ -16,6 +16,18 @@ export const PREPARE = Symbol('prepare');
 type QueryConfigLike = { name?: string; text?: string; [STATEMENT_LABEL]?: string; [PREPARE]?: true };
 
 type Callback = (err: Error | null, res?: unknown) => void;
+
+/** Takes a trailing node-style callback off a query's arguments (pg's overloads allow one). */
+function takeCallback(args: unknown[]): Callback | undefined {
+  return typeof args.at(-1) === 'function' ? (args.pop() as Callback) : undefined;
+}
+
+/** A query's answer as pg gives it: the promise, or nothing with the callback called from it. */
+function answer(result: Promise<unknown>, callback: Callback | undefined): never {
+  if (!callback) return result as never;
+  result.then((res) => callback(null, res), (err: Error) => callback(err));
+  return undefined as never;
+}
 
 /**
  * Refused on the process pool: DATABASE_URL may be PgBouncer in transaction mode, where a prepared
@@ -78,13 +90,11 @@ class CountingClient extends pg.Client {
     // Cursors, streams and config-held callbacks settle by events pg emits; nothing here sends them.
     if (typeof first === 'object' && first !== null && ('submit' in first || 'callback' in first)) return send.apply(this, args) as never;
     // pg-pool's pool.query() passes a trailing callback; it is answered from the promise.
-    const callback = typeof args.at(-1) === 'function' ? (args.pop() as Callback) : undefined;
+    const callback = takeCallback(args);
     let result = this.previous.then(() => send.apply(this, args));
     if (named) result = result.catch((err: unknown) => this.preparing!.refused(err));
     this.previous = result.catch(() => undefined);
-    if (!callback) return result as never;
-    result.then((res) => callback(null, res), (err: Error) => callback(err));
-    return undefined as never;
+    return answer(result, callback);
   }
 }
 
@@ -184,20 +194,7 @@ function retryEndedSessions(pool: pg.Pool): void {
   const once = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const attempts = endedSessionAttempts(pool);
   pool.query = function query(...args: unknown[]): never {
-    const callback = typeof args.at(-1) === 'function' ? (args.pop() as Callback) : undefined;
-    const run = async (): Promise<unknown> => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await once(...args);
-        } catch (err) {
-          if (attempt < attempts && isSessionEndedUncommitted(err)) continue;
-          throw err;
-        }
-      }
-    };
-    const result = run();
-    if (!callback) return result as never;
-    result.then((res) => callback(null, res), (err: Error) => callback(err));
-    return undefined as never;
+    const callback = takeCallback(args);
+    return answer(retryEndedSession(attempts, () => once(...args)), callback);
   } as typeof pool.query;
 }

@@ -1,7 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import type pg from 'pg';
 import { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import { isSessionEndedUncommitted, retryOnConflict } from './errors.js';
+import { retryEndedSession, retryOnConflict } from './errors.js';
 import { endedSessionAttempts } from './pool.js';
 
 export type { PrismaClient };
@@ -29,17 +29,8 @@ export function createPrisma(pool: pg.Pool): PrismaClient {
  */
 function retryEndedTransactions(prisma: PrismaClient, attempts: number): void {
   const begin = prisma.$transaction.bind(prisma) as (arg: unknown, options?: unknown) => Promise<unknown>;
-  const retrying = async (arg: unknown, options?: unknown): Promise<unknown> => {
-    if (typeof arg !== 'function') return begin(arg, options);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await begin(arg, options);
-      } catch (err) {
-        if (attempt < attempts && isSessionEndedUncommitted(err)) continue;
-        throw err;
-      }
-    }
-  };
+  const retrying = (arg: unknown, options?: unknown): Promise<unknown> =>
+    typeof arg === 'function' ? retryEndedSession(attempts, () => begin(arg, options)) : begin(arg, options);
   Object.defineProperty(prisma, '$transaction', { value: retrying, configurable: true, writable: true });
 }
 

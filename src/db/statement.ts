@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { isConnectionLost, isSessionEndedUncommitted } from './errors.js';
+import { isConnectionLost, isSessionEndedUncommitted, retryEndedSession } from './errors.js';
 import { endedSessionAttempts, PREPARE, STATEMENT_LABEL } from './pool.js';
 
 /** Something that runs a statement: the pool (autocommit) or a client inside a transaction. */
@@ -39,16 +39,8 @@ const SELECTS_ALL = /(?:\bselect|\breturning|,|\.)\s*\*/i;
  * connection when the server ended the session before the transaction committed
  * (`isSessionEndedUncommitted`): `run` must do nothing outside the database.
  */
-export async function inTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const attempts = endedSessionAttempts(pool);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await onceInTransaction(pool, run);
-    } catch (err) {
-      if (attempt < attempts && isSessionEndedUncommitted(err)) continue;
-      throw err;
-    }
-  }
+export function inTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return retryEndedSession(endedSessionAttempts(pool), () => onceInTransaction(pool, run));
 }
 
 async function onceInTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) => Promise<T>): Promise<T> {
