@@ -5,10 +5,15 @@ import type ExcelJS from 'exceljs';
 import type { CellValue, Field, SqlRow } from './columns.js';
 import { roomIn } from './sinks.js';
 
-/** Amounts are numbers where a spreadsheet holds them exactly; cells are typed, so text is never a formula. */
-function xlsxValue(field: Field, row: SqlRow): CellValue {
+/**
+ * Amounts are numbers where a spreadsheet holds them exactly; cells are typed, so text is never a
+ * formula. An empty value is no cell at all (`undefined`): ExcelJS would make a cell object, its
+ * value object and a model for a null, only to write nothing.
+ */
+function xlsxValue(field: Field, row: SqlRow): Exclude<CellValue, null> | undefined {
   const value = field.read(row);
-  if (field.amount && value !== null) {
+  if (value === null) return undefined;
+  if (field.amount) {
     const n = Number(value);
     return Number.isSafeInteger(n) ? n : value;
   }
