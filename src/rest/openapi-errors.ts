@@ -33,8 +33,9 @@ const ERROR_RESPONSES: Record<ErrorStatus, [name: string, description: string, e
   }],
   429: ['RateLimited', 'Too many requests; retry after `Retry-After` seconds.', { rate_limited: errorExample('rate_limited', 'Too many requests.') }],
   500: ['InternalError', 'Something failed inside the service; nothing internal is shown.', { internal_error: errorExample('internal_error', 'Internal error.') }],
-  503: ['NoCardAvailable', 'No card can take this payment; `details.reasons` says why: no_active_card, device_offline, daily_amount_cap_reached, daily_count_cap_reached, monthly_amount_cap_reached, monthly_count_cap_reached, codes_exhausted.', {
+  503: ['ServiceUnavailable', 'On a create, `no_card_available`: no card can take this payment; `details.reasons` says why: no_active_card, device_offline, daily_amount_cap_reached, daily_count_cap_reached, monthly_amount_cap_reached, monthly_count_cap_reached, codes_exhausted. On any route, `unavailable`: the database cannot be reached (an outage, a failover); retry after `Retry-After` seconds, a create with the same Idempotency-Key (whether it was made is not known).', {
     no_card_available: errorExample('no_card_available', 'No card is available.', { reasons: ['device_offline', 'daily_amount_cap_reached'] }),
+    unavailable: errorExample('unavailable', 'The database connection was lost; try again.', { retryAfterSeconds: 1 }),
   }],
 };
 
@@ -44,13 +45,13 @@ export const responseComponents = Object.fromEntries(
     name,
     {
       description,
-      ...(status === '429' ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } } : {}),
+      ...(status === '429' || status === '503' ? { headers: { 'Retry-After': { description: 'Seconds to wait (429; 503 `unavailable`).', schema: { type: 'integer' } } } } : {}),
       content: { 'application/json': { schema: ref('Error'), examples } },
     },
   ]),
 );
 
-/** The error answers of a route: the statuses it can answer with, and 500. */
+/** The error answers of a route: the statuses it can answer with, and 500 and 503 (the database unreachable), which any route can. */
 export const errors = (...statuses: ErrorStatus[]) =>
-  Object.fromEntries([...statuses, 500].map((s) => [s, { $ref: `#/components/responses/${ERROR_RESPONSES[s as ErrorStatus][0]}` }]));
+  Object.fromEntries([...new Set<ErrorStatus>([...statuses, 500, 503])].map((s) => [s, { $ref: `#/components/responses/${ERROR_RESPONSES[s][0]}` }]));
 
