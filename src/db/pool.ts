@@ -194,6 +194,8 @@ function retryEndedSessions(pool: pg.Pool): void {
   const once = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const attempts = endedSessionAttempts(pool);
   pool.query = function query(...args: unknown[]): never {
+    // A cursor or stream carries its own state and cannot be sent twice.
+    if (typeof args[0] === 'object' && args[0] !== null && 'submit' in args[0]) return once(...args) as never;
     const callback = takeCallback(args);
     return answer(retryEndedSession(attempts, () => once(...args)), callback);
   } as typeof pool.query;

@@ -3,10 +3,13 @@ import { toAppError } from '../error-translator.js';
 import { AppError, errorBody } from '../errors.js';
 import type { Logger } from '../logger.js';
 
-/** Writes the contract's envelope, with the headers some codes promise (Retry-After, Allow). */
+/**
+ * Writes the contract's envelope, with the headers some errors promise: Retry-After for any that
+ * says when to come back (`rate_limited`, `unavailable`), Allow for `method_not_allowed`.
+ */
 export function sendError(res: Response, appError: AppError): void {
   const { retryAfterSeconds, allow } = appError.details;
-  if ((appError.code === 'rate_limited' || appError.code === 'unavailable') && typeof retryAfterSeconds === 'number') res.setHeader('Retry-After', String(retryAfterSeconds));
+  if (typeof retryAfterSeconds === 'number') res.setHeader('Retry-After', String(retryAfterSeconds));
   if (appError.code === 'method_not_allowed' && Array.isArray(allow)) res.setHeader('Allow', allow.join(', '));
   res.status(appError.status).json(errorBody(appError));
 }
