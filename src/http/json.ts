@@ -22,8 +22,12 @@ export function sendJson(res: Response, status: number, value: unknown): void {
   sendJsonText(res, status, body);
 }
 
-/** JSON already written (an idempotent replay's stored answer). */
+/**
+ * JSON already written (an idempotent replay's stored answer). With its Content-Length, as
+ * `res.json` gave it (the compression middleware drops it when it compresses), not chunked.
+ */
 export function sendJsonText(res: Response, status: number, body: string): void {
   res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
 }
