@@ -1,3 +1,4 @@
+import { shrinkHeapSoon } from './gc.js';
 import { createServer } from 'node:net';
 import { ConfigError, loadConfig } from './config.js';
 import { isUniqueViolation } from './db/errors.js';
@@ -105,6 +106,7 @@ async function main() {
     console.log('  Webhooks:  loopback and private targets allowed over http (development; WEBHOOK_ALLOW_PRIVATE=0 refuses them)');
   }
   if (db.embedded && runtime.http) await announceDemo(runtime.deps, base);
+  shrinkHeapSoon();
 
   let exiting = false;
   const shutdown = async (signal: string) => {

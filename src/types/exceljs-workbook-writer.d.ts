@@ -5,3 +5,9 @@ declare module 'exceljs/lib/stream/xlsx/workbook-writer.js' {
   const WorkbookWriter: typeof ExcelJS.stream.xlsx.WorkbookWriter;
   export default WorkbookWriter;
 }
+
+// ExcelJS's helpers module (exceljs 4.4.0, no typings): only its XML text escaping is used.
+declare module 'exceljs/lib/utils/utils.js' {
+  const utils: { xmlEncode: (text: string) => string };
+  export default utils;
+}

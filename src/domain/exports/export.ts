@@ -13,6 +13,7 @@ import { PAYMENT_STATUSES } from '../payments/types.js';
 import { rangeFields, rangeLabel, withRange, type DateRange } from '../reports/date-range.js';
 import { readPool } from '../reports/read-pool.js';
 import { parseInput } from '../validation.js';
+import { collectGarbageSoon } from '../../gc.js';
 import { fieldsOf, type SqlRow } from './columns.js';
 import { BOM, csvOfRows, csvRecords } from './csv.js';
 import { writerWithRoom } from './sinks.js';
@@ -53,6 +54,14 @@ export const CONTENT_TYPES = {
  * generation (docs/BENCHMARKS.md "export"); at 100 rows it is +3–7 MB, in as many seconds.
  */
 export const EXPORT_BATCH_ROWS = 100;
+/**
+ * Rows between two full GCs asked of V8 (`collectGarbageSoon`). An export allocates a few KB per
+ * row, nearly all of it dead at once, yet each young-generation GC promotes what it finds alive, and
+ * V8 lets that garbage pile up in the old generation for ~20 MB before a full GC of its own: over a
+ * 100,000-row XLSX export, the difference between meeting the 150 MB budget and not
+ * (docs/BENCHMARKS.md "export"). A full GC of this process's heap takes ~10 ms.
+ */
+export const EXPORT_COLLECT_ROWS = 20_000;
 /**
  * Exports running at once in this process. Each holds a database connection for as long as its
  * reader takes, so they are capped well below the pool's size; the next one is told to retry.
@@ -138,14 +147,21 @@ async function streamRows(
     } else {
       writer = await xlsxWriter(sink, kind, fields, signal);
     }
+    let sinceCollected = 0;
     for (let rows = first; rows.length > 0; rows = await cursor.read(EXPORT_BATCH_ROWS)) {
       await writer.rows(rows);
+      sinceCollected += rows.length;
+      if (sinceCollected >= EXPORT_COLLECT_ROWS) {
+        sinceCollected = 0;
+        collectGarbageSoon();
+      }
       if (rows.length < EXPORT_BATCH_ROWS) break;
     }
     signal.throwIfAborted();
     await cursor.close();
     cursorClosed = true;
     await writer.end();
+    collectGarbageSoon();
   } finally {
     signal.removeEventListener('abort', drop);
     if (!released) {

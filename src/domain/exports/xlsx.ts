@@ -10,7 +10,7 @@ import { roomIn } from './sinks.js';
  * formula. An empty value is no cell at all (`undefined`): ExcelJS would make a cell object, its
  * value object and a model for a null, only to write nothing.
  */
-function xlsxValue(field: Field, row: SqlRow): Exclude<CellValue, null> | undefined {
+export function xlsxValue(field: Field, row: SqlRow): Exclude<CellValue, null> | undefined {
   const value = field.read(row);
   if (value === null) return undefined;
   if (field.amount) {
@@ -18,6 +18,33 @@ function xlsxValue(field: Field, row: SqlRow): Exclude<CellValue, null> | undefi
     return Number.isSafeInteger(n) ? n : value;
   }
   return value;
+}
+
+export const columnLetters = (index: number): string => (index < 26 ? '' : columnLetters(Math.floor(index / 26) - 1)) + String.fromCharCode(65 + (index % 26));
+
+/**
+ * One data row of the sheet, as ExcelJS's own row writer puts it (`<row … spans>`, `t="str"` text,
+ * `t="b"` booleans, numbers bare, no cell for an empty value; its `xmlEncode` for text, which also
+ * drops the characters XML 1.0 forbids). ExcelJS builds a Row, a Cell and a value object per cell and
+ * an XML node tree per row to write the same bytes: ~25 KB of garbage per row, ~3× the time, and a
+ * heap V8 lets grow past the export's memory budget. test/exports/xlsx-rows.test.ts holds the two
+ * byte for byte equal, so an ExcelJS upgrade that writes rows otherwise is caught.
+ */
+export function rowXml(r: number, letters: readonly string[], fields: readonly Field[], row: SqlRow, xmlEncode: (text: string) => string): string {
+  let cells = '';
+  let first = 0;
+  let last = 0;
+  for (let i = 0; i < fields.length; i++) {
+    const value = xlsxValue(fields[i]!, row);
+    if (value === undefined) continue;
+    if (first === 0) first = i + 1;
+    last = i + 1;
+    const ref = letters[i]! + r;
+    if (typeof value === 'number') cells += `<c r="${ref}"><v>${value}</v></c>`;
+    else if (typeof value === 'boolean') cells += `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
+    else cells += `<c r="${ref}" t="str"><v>${xmlEncode(value)}</v></c>`;
+  }
+  return first === 0 ? '' : `<row r="${r}" spans="${first}:${last}" x14ac:dyDescent="0.25">${cells}</row>`;
 }
 
 // ExcelJS and its archiver use readable-stream 3, whose streams keep their state in `_writableState`
@@ -34,8 +61,8 @@ function entryIsFull(entry: EntryStream): boolean {
  * itself. Pinned exceljs 4.4.0; an upgrade that moves it fails here loudly, and
  * test/exports/backpressure.test.ts with it, rather than silently buffering a whole export.
  */
-async function sheetEntry(sheet: ExcelJS.Worksheet): Promise<EntryStream> {
-  const buffer = (sheet as unknown as { stream?: { pipes?: EntryStream[] } }).stream;
+async function sheetEntry(sheet: SheetInternals): Promise<EntryStream> {
+  const buffer = sheet.stream;
   // The archiver connects the entry a few turns after the sheet's first write.
   for (let turn = 0; turn < 1000; turn++) {
     const entry = buffer?.pipes?.[0];
@@ -46,6 +73,9 @@ async function sheetEntry(sheet: ExcelJS.Worksheet): Promise<EntryStream> {
   throw new Error('exceljs: no worksheet entry stream whose fill can be watched (exceljs internals changed?)');
 }
 
+/** What the export uses of a streaming worksheet beyond its typings: the sheet's XML stream (ExcelJS's StreamBuf). */
+type SheetInternals = { stream?: { write: (xml: string) => unknown; pipes?: EntryStream[] } };
+
 /**
  * A one-sheet workbook streamed into `sink`: header row frozen, one row per record, strings inline.
  * Only ExcelJS's streaming workbook writer is imported, on the first XLSX export: the package's
@@ -53,20 +83,33 @@ async function sheetEntry(sheet: ExcelJS.Worksheet): Promise<EntryStream> {
  * RSS against the writer's ~10 MB when each is imported alone (docs/BENCHMARKS.md "export").
  */
 export async function xlsxWriter(sink: Writable, sheetName: string, fields: readonly Field[], signal: AbortSignal) {
-  const { default: WorkbookWriter } = await import('exceljs/lib/stream/xlsx/workbook-writer.js');
+  const [{ default: WorkbookWriter }, { default: utils }] = await Promise.all([
+    import('exceljs/lib/stream/xlsx/workbook-writer.js'),
+    import('exceljs/lib/utils/utils.js'),
+  ]);
   const out = new PassThrough();
-  const workbook = new WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  // The archiver's buffers hold 64 KB instead of its 1 MB default: the export waits for room anyway.
+  // (`highWaterMark` is archiver's own stream option, which ExcelJS's typings of `zip` leave out.)
+  const zip = { highWaterMark: 64 * 1024 } as ExcelJS.stream.xlsx.WorkbookStreamWriterOptions['zip'];
+  const workbook = new WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false, zip });
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
   const piped = pipeline(out, sink, { signal });
   // Awaited at the end; until then a failure (the reader went away) must not go unhandled.
   piped.catch(() => undefined);
+  // The header through ExcelJS itself, which also opens the sheet's data; the rows after it are ours.
   sheet.addRow(fields.map((f) => f.header)).commit();
+  const internals = sheet as unknown as SheetInternals;
+  const letters = fields.map((_, i) => columnLetters(i));
+  let rowNumber = 1;
   let entry: EntryStream | null = null;
   return {
     async rows(rows: readonly SqlRow[]): Promise<void> {
       signal.throwIfAborted();
-      for (const row of rows) sheet.addRow(fields.map((f) => xlsxValue(f, row))).commit();
-      entry ??= await sheetEntry(sheet);
+      let xml = '';
+      for (const row of rows) xml += rowXml(++rowNumber, letters, fields, row, utils.xmlEncode);
+      if (!internals.stream) throw new Error('exceljs: the worksheet has no stream to write rows into (exceljs internals changed?)');
+      void internals.stream.write(xml);
+      entry ??= await sheetEntry(internals);
       // Raw XML waiting to be compressed, then compressed bytes waiting for the reader: the
       // archiver in between takes all it is given (it pushes without asking), so both ends are watched.
       await roomIn(entry, signal, entryIsFull(entry));
