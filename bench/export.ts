@@ -127,7 +127,7 @@ try {
           `| ${r.label} | ${r.idleMb.toFixed(0)} | ${r.seconds.toFixed(2)} | ${r.peakSampledMb.toFixed(0)} | ${r.second.seconds.toFixed(2)} | ${r.second.peakSampledMb.toFixed(0)} | ${r.second.hwmMb.toFixed(0)} | ${r.bytes.toLocaleString('en')} | ${r.lines ? r.lines.toLocaleString('en') : '–'} |`,
       ),
       '',
-      `Targets: under ${TARGET_SECONDS} s and under ${TARGET_MB} MB of RSS (the process's high-water mark): ${ok ? 'met' : 'NOT MET'}; the exports' share (VmHWM − idle): ${runs.map((r) => `${r.label} +${(r.second.hwmMb - r.idleMb).toFixed(0)} MB`).join(', ')}.`,
+      `Targets: under ${TARGET_SECONDS} s and under ${TARGET_MB} MB of RSS (the process's high-water mark): ${ok ? 'met' : 'NOT MET'}; the exports' share (highest RSS sampled during the two exports − idle; VmHWM also counts start-up's own peak): ${runs.map((r) => `${r.label} +${(Math.max(r.peakSampledMb, r.second.peakSampledMb) - r.idleMb).toFixed(0)} MB`).join(', ')}.`,
     ].join('\n'),
   );
   if (!ok) process.exitCode = 1;

@@ -39,6 +39,7 @@ import { PRIMARY_CONF, startReplicaSet, type PgNode } from '../test/support/repl
 import { mellatDeposit } from '../test/support/sms.js';
 import { subscribeSse } from '../test/support/sse.js';
 import { serviceArgs } from './support.js';
+import { PRODUCTION_ENV } from '../test/support/process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SECRET_KEY = 'failover-secret-key-0123456789abcdef0123456789';
@@ -324,6 +325,7 @@ async function main() {
     const receiver = await new Receiver().start();
     cleanups.push(() => receiver.stop());
     const env = {
+      ...PRODUCTION_ENV,
       NODE_ENV: 'production',
       DATABASE_URL: bouncer.url('gateway'),
       DATABASE_DIRECT_URL: bouncer.url('gateway_session'),

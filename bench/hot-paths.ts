@@ -14,6 +14,7 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { call, gql, machine, serviceArgs, startBench, untilItSays, CALLBACK } from './support.js';
+import { PRODUCTION_ENV } from '../test/support/process.js';
 import type { LoadResult, LoadSpec } from './hot-paths/load.js';
 import { summarize } from './hot-paths/profile.js';
 
@@ -94,6 +95,7 @@ async function main() {
     await setup.api.stop();
 
     const env = {
+      ...PRODUCTION_ENV,
       NODE_ENV: 'production',
       LOG_LEVEL: 'info',
       DATABASE_URL: setup.databaseUrl,

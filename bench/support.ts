@@ -11,7 +11,7 @@ import { operatorActor } from '../src/domain/auth/actor.js';
 import { createMerchant } from '../src/domain/merchants/merchants.js';
 import { createLogger } from '../src/logger.js';
 import { startRuntime, type Runtime } from '../src/runtime.js';
-import { PRODUCTION_NODE_FLAGS } from '../test/support/process.js';
+import { PRODUCTION_ENV, PRODUCTION_NODE_FLAGS } from '../test/support/process.js';
 
 export const SECRET_KEY = 'bench-secret-key-0123456789abcdef0123456789';
 export const CALLBACK = 'https://shop.example.com/return';
@@ -19,6 +19,7 @@ export const CALLBACK = 'https://shop.example.com/return';
 /** The environment of every process of a background benchmark. */
 export function benchEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
+    ...PRODUCTION_ENV,
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
     DATABASE_URL: databaseUrl,

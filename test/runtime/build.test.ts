@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, request, testEnv } from '../support/harness.js';
-import { PRODUCTION_NODE_FLAGS, spawnNode, waitFor, type Spawned } from '../support/process.js';
+import { PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, spawnNode, waitFor, type Spawned } from '../support/process.js';
 
 /**
  * `npm start` runs the production bundle (`npm run build`: esbuild, dependencies left in
@@ -23,7 +23,7 @@ afterAll(() => api?.child.kill('SIGKILL'));
 describe('the production bundle (npm start)', { timeout: 90_000 }, () => {
   it('builds dist/main.mjs, migrates, serves every kind of route and stops on SIGTERM', async () => {
     expect(existsSync('dist/main.mjs')).toBe(true);
-    api = spawnNode([...PRODUCTION_NODE_FLAGS, 'dist/main.mjs', '--role', 'api'], testEnv(databaseUrl, { PORT: '0', NODE_ENV: 'production' }));
+    api = spawnNode([...PRODUCTION_NODE_FLAGS, 'dist/main.mjs', '--role', 'api'], testEnv(databaseUrl, { ...PRODUCTION_ENV, PORT: '0', NODE_ENV: 'production' }));
     await waitFor(() => /listening on port \d+/.test(api!.stdout()) || api!.child.exitCode !== null, 40_000, 'the bundle to listen');
     const port = /listening on port (\d+)/.exec(api.stdout())?.[1];
     expect(port, api.stderr()).toBeDefined();

@@ -2,16 +2,27 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fromRoot } from '../../src/paths.js';
 
+const CONFIG = (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { config?: { nodeFlags?: string; nodeEnv?: string } }).config ?? {};
+const words = (text = '') => text.split(' ').filter(Boolean);
+
 /**
  * The node flags `npm start` runs the bundle with: package.json's `config.nodeFlags`, which the
  * start scripts pass as `$npm_package_config_nodeFlags` (docs/operations.md says why).
  */
-export const PRODUCTION_NODE_FLAGS: readonly string[] = String(
-  (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { config?: { nodeFlags?: string } }).config?.nodeFlags ?? '',
-)
-  .split(' ')
-  .filter(Boolean);
+export const PRODUCTION_NODE_FLAGS: readonly string[] = words(CONFIG.nodeFlags);
 
+/**
+ * The environment `npm start` adds for the process (`exec env $npm_package_config_nodeEnv node …`):
+ * package.json's `config.nodeEnv`, `NAME=value` pairs (`MALLOC_ARENA_MAX=2`; docs/operations.md).
+ * Every test and benchmark that runs the bundle as `npm start` would spreads it into the child's env.
+ */
+export const PRODUCTION_ENV: Readonly<Record<string, string>> = Object.fromEntries(
+  words(CONFIG.nodeEnv).map((pair) => {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new Error(`package.json config.nodeEnv: "${pair}" is not NAME=value`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 
 export type Spawned = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };
 
