@@ -76,6 +76,11 @@ async function sheetEntry(sheet: SheetInternals): Promise<EntryStream> {
 /** What the export uses of a streaming worksheet beyond its typings: the sheet's XML stream (ExcelJS's StreamBuf). */
 type SheetInternals = { stream?: { write: (xml: string) => unknown; pipes?: EntryStream[] } };
 
+/**
+ * zlib's level for the workbook's parts: 3 instead of its default 6. Compressing was most of an XLSX
+ * export's time: a 60 MB sheet took 0.5 s of CPU at 3 against 1.5 s at 6, and the 100,000-payment
+ * export came out smaller, not larger (11.7 MB against 12.7 MB; docs/BENCHMARKS.md "export").
+ */
 export const XLSX_DEFLATE_LEVEL = 3;
 
 /**
@@ -92,8 +97,6 @@ export async function xlsxWriter(sink: Writable, sheetName: string, fields: read
   const out = new PassThrough();
   // The archiver's buffers hold 64 KB instead of its 1 MB default: the export waits for room anyway
   // (`highWaterMark` is archiver's own stream option, which ExcelJS's typings of `zip` leave out).
-  // Deflate level 3 instead of zlib's 6: on a 100,000-row sheet (60 MB of XML) a third of the CPU
-  // (0.5 s against 1.5 s here) for a file 3.5 % larger; compressing was most of an export's time.
   const zip = { highWaterMark: 64 * 1024, zlib: { level: XLSX_DEFLATE_LEVEL } } as ExcelJS.stream.xlsx.WorkbookStreamWriterOptions['zip'];
   const workbook = new WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false, zip });
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
