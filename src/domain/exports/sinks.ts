@@ -10,40 +10,53 @@ export const EXPORT_STALL_MS = 60_000;
 const stalled = () => new AppError('request_timeout', `The export's reader took nothing for ${EXPORT_STALL_MS / 1000} s; the export was stopped.`);
 
 /**
+ * One wait for room: resolves when `listen` calls its `wake`, rejects when `listen` calls its
+ * `fail`, the export is stopped (`signal`) or nothing came for `EXPORT_STALL_MS`. Everything the wait
+ * sets up is taken down when it ends (`listen` returns how to stop listening): an
+ * `AbortSignal.timeout` per wait (its timer queued for the whole minute) and an `AbortSignal.any`
+ * over the export's signal made each of a 100,000-row export's thousand waits outlive the young
+ * generation, ~3 MB of garbage promoted per export (docs/BENCHMARKS.md "Under 150 MB").
+ */
+function untilRoom(signal: AbortSignal, listen: (wake: () => void, fail: (err: unknown) => void) => () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const end = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      unlisten();
+    };
+    const wake = () => {
+      end();
+      resolve();
+    };
+    const fail = (err: unknown) => {
+      end();
+      reject(err);
+    };
+    const onAbort = () => fail(signal.reason);
+    const timer = setTimeout(() => fail(stalled()), EXPORT_STALL_MS);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const unlisten = listen(wake, fail);
+  });
+}
+
+/**
  * Waits until `stream` has room again (it asked for a 'drain'), or rejects when the export is
  * stopped or stalls: this is how a slow reader slows the database cursor down instead of filling memory.
- * Everything a wait sets up is taken down when it ends: an `AbortSignal.timeout` per wait (whose
- * timer stays queued for the whole minute) and an `AbortSignal.any` over the export's signal made
- * each of a 100,000-row export's thousand waits outlive the young generation, ~3 MB of garbage
- * promoted to the old one per export (docs/BENCHMARKS.md "export").
  */
 export async function roomIn(stream: Writable, signal: AbortSignal, full = stream.writableNeedDrain): Promise<void> {
   signal.throwIfAborted();
   if (!full) return;
-  await new Promise<void>((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      stream.off('drain', onDrain);
-      stream.off('error', onError);
-      stream.off('close', onClose);
-      signal.removeEventListener('abort', onAbort);
-    };
-    const onDrain = () => {
-      done();
-      resolve();
-    };
-    const fail = (err: unknown) => {
-      done();
-      reject(err);
-    };
+  await untilRoom(signal, (wake, fail) => {
     const onError = (err: Error) => fail(err);
     const onClose = () => fail(new Error('export stopped: the stream closed while the export waited for room'));
-    const onAbort = () => fail(signal.reason);
-    const timer = setTimeout(() => fail(stalled()), EXPORT_STALL_MS);
-    stream.on('drain', onDrain);
+    stream.on('drain', wake);
     stream.on('error', onError);
     stream.on('close', onClose);
-    signal.addEventListener('abort', onAbort, { once: true });
+    return () => {
+      stream.off('drain', wake);
+      stream.off('error', onError);
+      stream.off('close', onClose);
+    };
   });
 }
 
@@ -54,28 +67,14 @@ export async function roomIn(stream: Writable, signal: AbortSignal, full = strea
  */
 export function writerWithRoom(stream: Writable, signal: AbortSignal) {
   let wake: (() => void) | null = null;
-  stream.on('drain', () => {
-    const resume = wake;
-    wake = null;
-    resume?.();
-  });
+  stream.on('drain', () => wake?.());
   return async (chunk: string): Promise<void> => {
     signal.throwIfAborted();
     if (stream.write(chunk)) return;
-    await new Promise<void>((resolve, reject) => {
-      const stop = (err: unknown) => {
+    await untilRoom(signal, (resume) => {
+      wake = resume;
+      return () => {
         wake = null;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      };
-      const onAbort = () => stop(signal.reason);
-      const timer = setTimeout(() => stop(stalled()), EXPORT_STALL_MS);
-      signal.addEventListener('abort', onAbort, { once: true });
-      wake = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve();
       };
     });
   };
