@@ -7,8 +7,9 @@
  * open (each has had its first event), and after the client closed them all; phases alternate SSE /
  * graphql-ws over SUBS_ROUNDS (2) rounds; SUBS_IDLE_SECONDS adds the figures after that long idle
  * once closed. `--snapshot`: heap snapshots with none and with all open in the first round, and the
- * retained objects per subscription by kind and constructor (bench/subscriptions/heap-diff.ts; use
- * SUBS_COUNT=2000 with it).
+ * retained objects per subscription by kind and constructor, and what is still held after close
+ * (bench/subscriptions/heap-diff.ts; use SUBS_COUNT=2000 with it). SUBS_CYCLES (1): open/close
+ * cycles per phase; the heap after each further one tells a leak from a one-time high-water mark.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -22,6 +23,7 @@ import type { ProbeMemory } from './subscriptions/probe.js';
 
 const COUNT = Number(process.env.SUBS_COUNT ?? 10_000);
 const ROUNDS = Number(process.env.SUBS_ROUNDS ?? 2);
+const CYCLES = Number(process.env.SUBS_CYCLES ?? 1);
 const IDLE_SECONDS = Number(process.env.SUBS_IDLE_SECONDS ?? 0);
 const WARMUP = 300;
 const LANES = 100;
@@ -32,7 +34,7 @@ const ENV = { PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000', LOG_LEVEL: 'info' };
 const MiB = (b: number) => (b / 2 ** 20).toFixed(1);
 const KiB = (b: number) => (b / 1024).toFixed(1);
 
-type Phase = { transport: Transport; count: number; openMs: number; before: ProbeMemory; open: ProbeMemory; after: ProbeMemory; idle?: ProbeMemory; client: ClientStatus };
+type Phase = { transport: Transport; count: number; openMs: number; before: ProbeMemory; open: ProbeMemory; after: ProbeMemory; idle?: ProbeMemory; cycles: number[]; client: ClientStatus };
 
 const setup = await startBench(ENV);
 const stops: (() => Promise<void>)[] = [];
@@ -85,10 +87,23 @@ try {
       }
       const closed = await closeAll();
       const after = await released();
+      if (snapshotHere) {
+        const afterFile = await api.snapshot(path.join(dir, `${transport}-closed.heapsnapshot`));
+        console.log(`\nStill held after all ${opened.open} ${transport} subscriptions closed (snapshot after close minus none, bytes in all):\n`);
+        console.log(await diffSnapshots(beforeFile, afterFile, 1));
+      }
+      // SUBS_CYCLES > 1: open and close the same subscriptions again in this process; a leak grows
+      // with every cycle, a one-time high-water mark (a table grown once) does not.
+      const cycles: number[] = [];
+      for (let c = 1; c < CYCLES; c++) {
+        await openAll(measured);
+        await closeAll();
+        cycles.push((await released()).heapUsed);
+      }
       // SUBS_IDLE_SECONDS: how much of what the phase took the process gives back when left idle.
       if (IDLE_SECONDS > 0) process.stderr.write(`subscriptions: ${transport} closed; API process ${api.child.pid} idle for ${IDLE_SECONDS} s\n`);
       const idle = IDLE_SECONDS > 0 ? await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000)).then(() => api.memory()) : undefined;
-      phases.push({ transport, count: opened.open, openMs: opened.ms, before, open, after, idle, client: closed.status });
+      phases.push({ transport, count: opened.open, openMs: opened.ms, before, open, after, idle, cycles, client: closed.status });
       process.stderr.write(`subscriptions: ${transport} ${opened.open} open in ${(opened.ms / 1000).toFixed(1)} s; heap ${MiB(before.heapUsed)} → ${MiB(open.heapUsed)} → ${MiB(after.heapUsed)} MiB\n`);
     } finally {
       await api.stop();
@@ -108,9 +123,11 @@ try {
     console.log(
       `| ${i + 1}. ${p.transport === 'sse' ? 'SSE' : 'graphql-ws'} | ${n} | ${(p.openMs / 1000).toFixed(1)} s | ${MiB(p.before.heapUsed)} → ${MiB(p.open.heapUsed)} → ${MiB(p.after.heapUsed)} | ${KiB(heapEach)} KiB | ${heapAfter >= 0 ? '+' : ''}${heapAfter.toFixed(1)} % | ${MiB(p.before.heapTotal)} → ${MiB(p.open.heapTotal)} → ${MiB(p.after.heapTotal)} | ${MiB(p.before.rss)} → ${MiB(p.open.rss)} → ${MiB(p.after.rss)} | ${KiB(rssEach)} KiB | ${p.after.feeds} feeds, ${p.after.listeners} listeners | ${p.client.failed} |`,
     );
-    if (heapEach > 30 * 1024 || heapAfter > 5 || p.after.feeds > 0 || p.client.failed > 0 || n < COUNT) failed = true;
+    const cyclesOver = p.cycles.some((h) => h / p.before.heapUsed - 1 > 0.05);
+    if (heapEach > 30 * 1024 || heapAfter > 5 || cyclesOver || p.after.feeds > 0 || p.client.failed > 0 || n < COUNT) failed = true;
     if (p.client.errors.length) console.log(`\n  errors: ${p.client.errors.join('; ')}\n`);
     console.log(`\n  RSS after close ${MiB(p.after.rss)} MiB, of which ${MiB(p.after.lazyFree)} MiB given back and reclaimable by the kernel (LazyFree)\n`);
+    if (p.cycles.length) console.log(`\n  heap after GC once closed again, cycles 2..${p.cycles.length + 1}: ${p.cycles.map((h) => `${MiB(h)} MiB (${h >= p.before.heapUsed ? '+' : ''}${((h / p.before.heapUsed - 1) * 100).toFixed(1)} %)`).join(', ')}\n`);
     if (p.idle) console.log(`\n  ${IDLE_SECONDS} s after close, idle: heap ${MiB(p.idle.heapUsed)} MiB, V8 heap committed ${MiB(p.idle.heapTotal)} MiB, RSS ${MiB(p.idle.rss)} MiB, of which LazyFree ${MiB(p.idle.lazyFree)} MiB\n`);
   }
   if (failed) {
