@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,13 +42,60 @@ export type BenchSetup = {
   stop: () => Promise<void>;
 };
 
+/** This process's children (from /proc; none elsewhere), with their command names. */
+function children(): { pid: number; comm: string }[] {
+  const out: { pid: number; comm: string }[] = [];
+  for (const entry of existsSync('/proc') ? readdirSync('/proc') : []) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      const close = stat.lastIndexOf(')');
+      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
+      if (ppid === process.pid) out.push({ pid: Number(entry), comm: stat.slice(stat.indexOf('(') + 1, close) });
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  return out;
+}
+
+const onInterrupt: (() => Promise<unknown>)[] = [];
+let interrupted = false;
+
+/**
+ * Ctrl-C or a kill of the benchmark: the embedded PostgreSQL runs in a process group of its own
+ * (src/db/embedded.ts) and a `kill` reaches only this process, so without this the servers a
+ * benchmark started outlived it, with their data directories. Every child but PostgreSQL is
+ * stopped first (they hold its connections), then what `startBench` set up (the in-process API,
+ * PostgreSQL, the directory), at most 20 s; exit 130.
+ */
+function stopOnSignal(signal: NodeJS.Signals): void {
+  if (interrupted) return;
+  interrupted = true;
+  console.error(`${signal}: stopping every process and server this benchmark started…`);
+  for (const c of children()) if (c.comm !== 'postgres') process.kill(c.pid, 'SIGTERM');
+  const cleanups = [...onInterrupt].reverse().reduce((p, c) => p.then(() => c().catch(() => undefined)), Promise.resolve<unknown>(undefined));
+  void Promise.race([cleanups, new Promise((r) => setTimeout(r, 20_000).unref())]).finally(() => {
+    for (const c of children()) process.kill(c.pid, 'SIGKILL');
+    process.exit(130);
+  });
+}
+
 /**
  * A throwaway embedded Postgres (fsync on, as in production) or DATABASE_URL's, migrated, with the
- * API in this process. Workers run apart: `spawnWorker`, so the one worker process measured has its
+ * API in this process. Stopped (with every child process) on SIGINT or SIGTERM. Workers run apart: `spawnWorker`, so the one worker process measured has its
  * own event loop.
  */
 export async function startBench(env: Record<string, string> = {}): Promise<BenchSetup> {
   const cleanups: (() => Promise<unknown>)[] = [];
+  if (!onInterrupt.length) {
+    process.once('SIGINT', stopOnSignal);
+    process.once('SIGTERM', stopOnSignal);
+  }
+  onInterrupt.push(() => (async () => {
+    for (const c of [...cleanups].reverse()) await c().catch(() => undefined);
+  })());
   let databaseUrl = process.env.DATABASE_URL;
   let dbLabel = 'DATABASE_URL';
   if (!databaseUrl) {
@@ -70,7 +118,7 @@ export async function startBench(env: Record<string, string> = {}): Promise<Benc
     baseUrl: `http://127.0.0.1:${api.http!.port}`,
     dbLabel,
     stop: async () => {
-      for (const c of cleanups.reverse()) await c();
+      for (const c of cleanups.splice(0).reverse()) await c();
     },
   };
 }
