@@ -78,6 +78,9 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
   const sse = sseSubscriptions(deps, yoga);
   metrics.observe('gateway_sse_streams_open', 'Subscriptions open over server-sent events in this process', sse.open);
   app.use(metrics.measure);
+  // The API first: its paths share no prefix with the routes below, and the hot paths then pass no
+  // other router on their way.
+  app.use('/v1', restRouter(deps));
   app.use(healthRoutes(deps));
   app.use(metrics.routes(deps));
   const openapi = openApiDocument(deps.config.publicBaseUrl);
@@ -86,7 +89,6 @@ export function createApp(deps: Deps, yoga: Yoga): Express {
   });
   app.use(docsPageRoutes());
   app.use(yoga.graphqlEndpoint, ...graphqlHandler(yoga, sse.handler));
-  app.use('/v1', restRouter(deps));
   app.get('/favicon.ico', faviconRoute());
   app.use(checkoutPageRoutes(deps));
   app.use(linkPageRoutes(deps));

@@ -19,9 +19,17 @@ export const CSRF_HEADER = 'x-graphql-yoga-csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+// One PUBLIC_BASE_URL per process (tests run several): parsed once each, not on every request.
+const secureByBaseUrl = new Map<string, boolean>();
+
 export function cookieIsSecure(publicBaseUrl: string): boolean {
-  const url = new URL(publicBaseUrl);
-  return !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
+  let secure = secureByBaseUrl.get(publicBaseUrl);
+  if (secure === undefined) {
+    const url = new URL(publicBaseUrl);
+    secure = !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
+    if (secureByBaseUrl.size < 64) secureByBaseUrl.set(publicBaseUrl, secure);
+  }
+  return secure;
 }
 
 export function sessionCookieName(config: Pick<Config, 'publicBaseUrl'>): string {
@@ -53,6 +61,7 @@ export function sessionClearCookie(config: Pick<Config, 'publicBaseUrl'>): strin
 
 /** The session cookie of a request, or undefined. */
 export function sessionToken(config: Pick<Config, 'publicBaseUrl'>, cookieHeader: string | undefined | null): string | undefined {
+  if (!cookieHeader) return undefined;
   return readCookie(cookieHeader, sessionCookieName(config)) || undefined;
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { hash, randomBytes, randomInt } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -30,7 +30,8 @@ export function issueCredential(prefix: string): IssuedSecret {
 }
 
 export function hashCredential(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  // Node's one-shot digest: the same SHA-256 hex without a Hash object per request.
+  return hash('sha256', secret, 'hex');
 }
 
 export function newWebhookSecret(): string {
