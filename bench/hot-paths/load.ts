@@ -59,6 +59,11 @@ async function openLoop(spec: LoadSpec & { rate: number }): Promise<LoadResult> 
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', (err) => {
+            errors++;
+            if (errorsSeen.length < 3) errorsSeen.push(err.message);
+            resolve();
+          });
           res.on('end', () => {
             latencies.push(performance.now() - due);
             const status = res.statusCode ?? 0;
@@ -72,6 +77,8 @@ async function openLoop(spec: LoadSpec & { rate: number }): Promise<LoadResult> 
           });
         },
       );
+      // As autocannon's default: an answer that takes 10 s counts as an error, never a hung run.
+      req.setTimeout(10_000, () => req.destroy(new Error('no answer in 10 s')));
       req.on('error', (err) => {
         errors++;
         if (errorsSeen.length < 3) errorsSeen.push(err.message);
