@@ -216,19 +216,23 @@ async function main() {
     // BENCH_ONLY=<text>: only the scenarios whose name holds it (a quicker A/B of one path).
     const only = process.env.BENCH_ONLY;
     const rated: string[] = [];
-    for (const s of only ? scenarios.filter((sc) => sc.name.includes(only)) : scenarios) {
-      const floorRuns: LoadResult[] = [];
-      const serviceRuns: LoadResult[] = [];
+    // ROUNDS rounds of both sides, saturated or at `rate`, each after its warm-up.
+    const alternated = async (s: Scenario, rate?: number) => {
+      const runs: Record<'floor' | 'service', LoadResult[]> = { floor: [], service: [] };
       for (let round = 0; round < ROUNDS; round++) {
         // Alternate which side goes first, so a drift of the machine's load favours neither.
         const order: ['floor' | 'service', Side][] = round % 2 === 0 ? [['floor', s.floor], ['service', s.service]] : [['service', s.service], ['floor', s.floor]];
         for (const [side, spec] of order) {
-          await load({ ...spec, seconds: WARMUP_SECONDS, connections: CONNECTIONS });
-          const r = await load({ ...spec, seconds: SECONDS, connections: CONNECTIONS });
-          (side === 'floor' ? floorRuns : serviceRuns).push(r);
-          if (r.non2xx || r.errors) console.error(`${s.name} (${side}): ${r.non2xx} non-2xx, ${r.errors} errors; ${r.firstErrors.join(' | ')}`);
+          await load({ ...spec, seconds: WARMUP_SECONDS, connections: CONNECTIONS, rate });
+          const r = await load({ ...spec, seconds: SECONDS, connections: CONNECTIONS, rate });
+          runs[side].push(r);
+          if (r.non2xx || r.errors) console.error(`${s.name}${rate ? ` at ${rate}/s` : ''} (${side}): ${r.non2xx} non-2xx, ${r.errors} errors; ${r.firstErrors.join(' | ')}`);
         }
       }
+      return runs;
+    };
+    for (const s of only ? scenarios.filter((sc) => sc.name.includes(only)) : scenarios) {
+      const { floor: floorRuns, service: serviceRuns } = await alternated(s);
       const ratios = serviceRuns.map((r, i) => r.rps / floorRuns[i]!.rps);
       const f = stats(floorRuns.map((r) => r.rps));
       const v = stats(serviceRuns.map((r) => r.rps));
@@ -242,16 +246,7 @@ async function main() {
       lines.push(line);
       for (const share of s.atRate ? RATE_SHARES : []) {
         const rate = Math.max(1, Math.round(f.median * share));
-        const at: Record<'floor' | 'service', LoadResult[]> = { floor: [], service: [] };
-        for (let round = 0; round < ROUNDS; round++) {
-          const order: ['floor' | 'service', Side][] = round % 2 === 0 ? [['floor', s.floor], ['service', s.service]] : [['service', s.service], ['floor', s.floor]];
-          for (const [side, spec] of order) {
-            await load({ ...spec, seconds: WARMUP_SECONDS, connections: CONNECTIONS, rate });
-            const r = await load({ ...spec, seconds: SECONDS, connections: CONNECTIONS, rate });
-            at[side].push(r);
-            if (r.non2xx || r.errors) console.error(`${s.name} at ${rate}/s (${side}): ${r.non2xx} non-2xx, ${r.errors} errors; ${r.firstErrors.join(' | ')}`);
-          }
-        }
+        const at = await alternated(s, rate);
         const served = (runs: LoadResult[]) => stats(runs.map((r) => r.rps)).median.toFixed(0);
         const row = `| ${s.name} | ${rate} req/s (${share * 100} % of the floor's saturated throughput) | ${served(at.floor)} | ${latency(at.floor)} | ${served(at.service)} | ${latency(at.service)} |`;
         console.error(row);

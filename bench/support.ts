@@ -84,8 +84,8 @@ function stopOnSignal(signal: NodeJS.Signals): void {
 
 /**
  * A throwaway embedded Postgres (fsync on, as in production) or DATABASE_URL's, migrated, with the
- * API in this process. Stopped (with every child process) on SIGINT or SIGTERM. Workers run apart: `spawnWorker`, so the one worker process measured has its
- * own event loop.
+ * API in this process, stopped (with every child process) on SIGINT or SIGTERM. Workers run apart:
+ * `spawnWorker`, so the one worker process measured has its own event loop.
  */
 export async function startBench(env: Record<string, string> = {}): Promise<BenchSetup> {
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -93,9 +93,9 @@ export async function startBench(env: Record<string, string> = {}): Promise<Benc
     process.once('SIGINT', stopOnSignal);
     process.once('SIGTERM', stopOnSignal);
   }
-  onInterrupt.push(() => (async () => {
+  onInterrupt.push(async () => {
     for (const c of [...cleanups].reverse()) await c().catch(() => undefined);
-  })());
+  });
   let databaseUrl = process.env.DATABASE_URL;
   let dbLabel = 'DATABASE_URL';
   if (!databaseUrl) {

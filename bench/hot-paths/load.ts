@@ -53,17 +53,18 @@ async function openLoop(spec: LoadSpec & { rate: number }): Promise<LoadResult> 
   let errors = 0;
   const send = (i: number, due: number) =>
     new Promise<void>((resolve) => {
+      const failed = (err: Error) => {
+        errors++;
+        if (errorsSeen.length < 3) errorsSeen.push(err.message);
+        resolve();
+      };
       const body = bodyFor(spec, i);
       const req = http.request(
         { host: target.hostname, port: target.port, method: spec.method, path: spec.path, agent, headers: body ? { ...headers, 'content-length': String(Buffer.byteLength(body)) } : headers },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', (err) => {
-            errors++;
-            if (errorsSeen.length < 3) errorsSeen.push(err.message);
-            resolve();
-          });
+          res.on('error', failed);
           res.on('end', () => {
             latencies.push(performance.now() - due);
             const status = res.statusCode ?? 0;
@@ -79,11 +80,7 @@ async function openLoop(spec: LoadSpec & { rate: number }): Promise<LoadResult> 
       );
       // As autocannon's default: an answer that takes 10 s counts as an error, never a hung run.
       req.setTimeout(10_000, () => req.destroy(new Error('no answer in 10 s')));
-      req.on('error', (err) => {
-        errors++;
-        if (errorsSeen.length < 3) errorsSeen.push(err.message);
-        resolve();
-      });
+      req.on('error', failed);
       req.end(body);
     });
   const total = Math.round(spec.seconds * spec.rate);

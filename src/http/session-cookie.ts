@@ -19,17 +19,9 @@ export const CSRF_HEADER = 'x-graphql-yoga-csrf';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-// One PUBLIC_BASE_URL per process (tests run several): parsed once each, not on every request.
-const secureByBaseUrl = new Map<string, boolean>();
-
 export function cookieIsSecure(publicBaseUrl: string): boolean {
-  let secure = secureByBaseUrl.get(publicBaseUrl);
-  if (secure === undefined) {
-    const url = new URL(publicBaseUrl);
-    secure = !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
-    if (secureByBaseUrl.size < 64) secureByBaseUrl.set(publicBaseUrl, secure);
-  }
-  return secure;
+  const url = new URL(publicBaseUrl);
+  return !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname));
 }
 
 export function sessionCookieName(config: Pick<Config, 'publicBaseUrl'>): string {
@@ -61,6 +53,7 @@ export function sessionClearCookie(config: Pick<Config, 'publicBaseUrl'>): strin
 
 /** The session cookie of a request, or undefined. */
 export function sessionToken(config: Pick<Config, 'publicBaseUrl'>, cookieHeader: string | undefined | null): string | undefined {
+  // API calls carry no cookie: no name to work out (a URL parse) on their path.
   if (!cookieHeader) return undefined;
   return readCookie(cookieHeader, sessionCookieName(config)) || undefined;
 }
