@@ -8,7 +8,7 @@
  * processes and two worker processes (`node dist/main.mjs --role api|worker`, as
  * `npm run start:api` / `start:worker` run them). A steady load: REST creates with an
  * Idempotency-Key (retried like a shop would), Mellat deposit SMS through the device API for three
- * payments in four (retried like a forwarder app would), payments left to expire (their expiry job),
+ * payments in four (retried like a forwarder app would), payments left to expire (the expiry sweep),
  * webhooks to a local receiver. Then kill -9 of the primary (its whole process group), detection
  * (three failed probes), `pg_ctl promote` of the standby, `synchronous_standby_names` cleared on it,
  * both pgbouncer.ini entries pointed at it and `kill -HUP` (RELOAD). No node process is restarted.
@@ -486,7 +486,7 @@ async function main() {
     const deliveryOf = new Map(deliveries.map((d) => [d.id, d.status]));
     const lostDeliveries = deliveryIds.filter((id) => !deliveryOf.has(id));
     const duplicates = acked.length - deliveryIds.length;
-    // Jobs: each acknowledged payment ended (a deposit, or its expiry job), and its final webhook reached the receiver.
+    // Jobs: each acknowledged payment ended (a deposit, or the expiry sweep), and its final webhook reached the receiver.
     const eventsSeen = new Map<string, Set<string>>();
     for (const r of acked) {
       const pid = r.json?.paymentId as string | undefined;

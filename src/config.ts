@@ -61,7 +61,7 @@ export type Config = {
   webhookRetryScale: number;
   /** Jobs in flight per queue per worker process, for queues without their own setting. */
   jobConcurrency: number;
-  /** expire-payment jobs in flight per worker process. */
+  /** Payments the expiry sweep (jobs/expire-due.ts) expires at once per worker process, over two lanes. */
   expiryConcurrency: number;
   /** Webhook attempts in flight per worker process (the global limit). */
   webhookConcurrency: number;

@@ -1,3 +1,4 @@
+import { startExpirySweep } from '../jobs/expire-due.js';
 import { jobDefinitions } from '../jobs/index.js';
 import type { Config } from './config.js';
 import { createPool, guardAbandonedClients } from './db/pool.js';
@@ -10,7 +11,6 @@ import type { Logger } from './logger.js';
 import { JobQueue } from './queue/job-queue.js';
 import { PaymentNotifier } from './events/payment-notifier.js';
 import { RateLimits } from './domain/rate-limits.js';
-import { ensureExpiryJobFunction } from './domain/payments/store/expiry-job.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -54,9 +54,6 @@ export async function startRuntime(opts: {
   const jobs = await JobQueue.start({ pooled: opts.databaseUrl, direct: directUrl }, log, { work: role !== 'api' }, jobDefinitions);
   const serving = role !== 'worker';
   const notifier = serving ? await PaymentNotifier.start(directUrl, log) : null;
-  // The creates' expiry-job function is installed now, not by the first create inside its
-  // transaction, where it would wait for a second pooled connection while holding one.
-  if (serving) await ensureExpiryJobFunction(pool, jobs);
   // Only API processes read reports and lists; workers decide money and stay on the primary.
   const readUrl = opts.readUrl === undefined ? config.databaseReadUrl : opts.readUrl;
   const reads = serving && readUrl ? await ReadReplica.open(readUrl, { maxLagSeconds: config.databaseReadMaxLagSeconds, log }) : null;
@@ -73,6 +70,7 @@ export async function startRuntime(opts: {
     limits: serving ? new RateLimits(pool, config, log) : null,
   };
   if (role !== 'api') await jobs.work(deps, jobDefinitions);
+  const expirySweep = role !== 'api' ? startExpirySweep(deps) : null;
   const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
 
   let stopping: Promise<void> | undefined;
@@ -81,6 +79,7 @@ export async function startRuntime(opts: {
       // Stop taking work first, let in-flight requests and jobs finish, then close the pools.
       await notifier?.stop();
       await http?.close();
+      await expirySweep?.stop();
       await jobs.stop();
       await deps.limits?.stop();
       await reads?.stop();

@@ -1,4 +1,4 @@
-import { PgBoss, fromPrisma, type Db as IDatabase, type Job, type JobResult, type Queue, type SendOptions, type Warning, type WorkOptions } from 'pg-boss';
+import { PgBoss, fromPrisma, type Job, type JobResult, type Queue, type SendOptions, type Warning, type WorkOptions } from 'pg-boss';
 // pg-boss's own connection (pool, transactions, LISTEN with heartbeat and reconnect); pinned
 // with pg-boss (12.35.0), whose package has no export map, so the path is stable for that version.
 import PgBossDb from 'pg-boss/dist/db.js';
@@ -45,8 +45,6 @@ export type JobDefinition<D = unknown, K extends JobName = JobName> = {
 
 export type SendJobOptions = {
   tx?: Tx;
-  /** Where pg-boss sends its insert instead of a Prisma transaction (the create hot path runs it inside its SQL function). */
-  db?: IDatabase;
   startAfter?: Date;
   singletonKey?: string;
   priority?: number;
@@ -210,7 +208,6 @@ export class JobQueue {
     if (options.priority !== undefined) sendOptions.priority = options.priority;
     if (options.group) sendOptions.group = { id: options.group };
     if (options.tx) sendOptions.db = fromPrisma(options.tx);
-    if (options.db) sendOptions.db = options.db;
     return this.boss.send(name, data, sendOptions);
   }
 

@@ -8,7 +8,6 @@ import { z } from 'zod';
 export const jobPayloads = {
   /** One attempt of a webhook delivery; jobs sent before `attempt` existed attempt whatever is next. */
   'deliver-webhook': z.object({ deliveryId: z.uuid(), attempt: z.int().min(1).optional() }),
-  'expire-payment': z.object({ paymentId: z.uuid() }),
   'end-late-window': z.object({ paymentId: z.uuid() }),
   'process-bank-message': z.object({ messageId: z.uuid() }),
   // Periodic jobs (cron, at start, or queued by their own last run) read nothing from their payload.

@@ -122,7 +122,7 @@ describe('DATABASE_READ_URL: a streaming replica', () => {
     expect((await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: id } })).status).toBe(200);
     expect((await request(app.baseUrl, 'POST', `/v1/payments/${id}/verify`, { token: shop.apiKey })).body.verified).toBe(true);
     expect((await gqlOk(app.baseUrl, `query($id: ID!) { payment(id: $id) { status } }`, { id }, shop.apiKey)).payment.status).toBe('confirmed');
-    // The worker in `app` ran the deposit's webhook and expiry jobs meanwhile: workers have no replica.
+    // The worker in `app` ran the deposit's webhook job and the expiry sweep meanwhile: workers have no replica.
     await new Promise((r) => setTimeout(r, 300));
     expect(readPoolStatements(since)).toEqual([]);
   });

@@ -110,7 +110,7 @@ describe('attach: this deposit is this payment’s money', () => {
     const shop = await liveShopWithHook(app);
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 500_000 })).body;
     const q = (await createPaymentRest(app, shop.apiKey, { amount: 510_000 })).body;
-    // Both deadlines and late windows in the past (as if hours had gone by; the expiry job did not run yet).
+    // Both deadlines and late windows in the past (as if hours had gone by; the expiry sweep did not run yet).
     await db.query(`UPDATE payments SET expires_at = now() - interval '3 hours', late_until = now() - interval '2 hours' WHERE id = ANY($1::uuid[])`, [[p.id, q.id]]);
 
     const plain = await gql(app.baseUrl, `mutation($id: ID!) { confirmPaymentManually(id: $id, note: "seen in bank") { id } }`, { id: p.id }, shop.apiKey);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { deliverWebhookJob } from '../../jobs/deliver-webhook.js';
-import { expirePaymentJob } from '../../jobs/expire-payment.js';
 
 describe('job concurrency settings', () => {
   it('default to several jobs in flight per queue, and a webhook plan that keeps half its workers for first attempts', () => {
@@ -12,8 +11,6 @@ describe('job concurrency settings', () => {
     expect(deliverWebhookJob.plan!(loadConfig({ WEBHOOK_CONCURRENCY: '4' }))[0]).toMatchObject({ workers: 2, perGroup: 2 });
     expect(shared).toMatchObject({ workers: 16, batchSize: 1, perGroup: 8 });
     expect(shared!.minPriority).toBeUndefined();
-    const plans = expirePaymentJob.plan!(config);
-    expect(plans.reduce((n, p) => n + p.workers * p.batchSize, 0)).toBe(32);
   });
 
   it('refuses values that are not whole numbers in range, naming the variable', () => {

@@ -38,7 +38,7 @@ async function runSeed(app: TestApp, seed: number): Promise<{ log: string[]; fai
   const r = new Prng(seed);
   const log: string[] = [];
   const world = await buildWorld(app, { lateWindowSeconds: r.pick([0, 0, 3]), maxCode: r.pick([2, 3, 5]), webhookUrl: receiver.url });
-  // Without workers the expiry queue lags: no expiry sweep, and single expiry jobs only now and then,
+  // Without workers expiry lags: no expiry sweep, and single expiries only now and then,
   // so payments outlive their deadlines and late windows while other operations reach them.
   const lagging = seed % 2 === 0;
   const weights = Object.fromEntries(

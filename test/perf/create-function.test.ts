@@ -1,10 +1,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_DUE_PENDING } from '../../src/domain/payments/store/locks.js';
 import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
 // The create_payment SQL function (src/domain/payments/sql/create_payment.sql) through the door: the
 // code draw (a free multiple of code_step() in code_step()..code_step()×maxCode, a hold past its late
-// window released and its amount reused) and the expiry job. Its fee: test/db/rule-owners.test.ts.
+// window released and its amount reused). Its fee: test/db/rule-owners.test.ts.
 let app: TestApp;
 let client: pg.Client;
 
@@ -37,15 +38,24 @@ describe('create_payment', () => {
     expect(old.rows[0]!.released).toBe(true);
   });
 
-  it('enqueues the expiry job with the payment, due at its expiresAt, through pg-boss’s own insert', async () => {
+  it('writes no job: the expiry sweep finds the payment by its deadline, through the pending-expiry index', async () => {
     const shop = await makeShop(app);
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 120_000 })).body;
-    const { rows } = await client.query<{ start_after: Date; state: string }>(
-      `SELECT start_after, state FROM pgboss.job WHERE name = 'expire-payment' AND data->>'paymentId' = $1`,
-      [p.id],
-    );
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.state).toBe('created');
-    expect(rows[0]!.start_after.toISOString()).toBe(p.expiresAt);
+    const jobs = await client.query<{ n: string }>(`SELECT count(*) AS n FROM pgboss.job WHERE data->>'paymentId' = $1`, [p.id]);
+    expect(jobs.rows[0]!.n).toBe('0');
+    const row = await client.query<{ expires_at: Date }>('SELECT expires_at FROM payments WHERE id = $1', [p.id]);
+    expect(row.rows[0]!.expires_at.toISOString()).toBe(p.expiresAt);
+    // The sweep's claim (claimDuePending) reads the partial index, not the table, even with many rows.
+    await client.query('BEGIN');
+    try {
+      await client.query('SET LOCAL enable_seqscan = off');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_DUE_PENDING}`, [25]);
+      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toContain('payments_pending_expiry_idx');
+      // The deadline bounds the index scan (a volatile clock would only filter what it returns).
+      expect(text).toMatch(/Index Cond: \(expires_at <= statement_timestamp\(\)\)/);
+    } finally {
+      await client.query('ROLLBACK');
+    }
   });
 });

@@ -14,8 +14,6 @@ let shop: Awaited<ReturnType<typeof makeShop>>;
 beforeAll(async () => {
   app = await startTestApp({ role: 'api' });
   shop = await makeShop(app, { sandbox: false, credit: 10_000_000 });
-  // The process's first create installs pg-boss's job insert (src/domain/payments/store/expiry-job.ts), once.
-  await createPaymentRest(app, shop.apiKey, { amount: 140_000 });
 });
 afterAll(() => app.stop());
 
@@ -36,7 +34,7 @@ async function warm(): Promise<void> {
 }
 
 describe('round trips per request', () => {
-  it('a create is one statement: the create_payment call (allocation, hold, fee, card stamp, expiry job)', async () => {
+  it('a create is one statement: the create_payment call (allocation, hold, fee, card stamp)', async () => {
     await warm();
     const sent = await statementsOf(async () => expect((await createPaymentRest(app, shop.apiKey, { amount: 150_000 })).status).toBe(201));
     expect(sent).toEqual(['create-payment']);

@@ -73,7 +73,7 @@ function callbackHost(url: string): string {
 /**
  * Creates a payment: validates (400), then one call to the `create_payment` SQL function checks
  * the callback host (422) and the credit (402), picks a card and a free unique code (503 with every
- * reason), reserves the fee, holds the amount and enqueues its expiry, as one statement.
+ * reason), reserves the fee and holds the amount, as one statement.
  */
 export async function createPayment(deps: Deps, actor: Actor, input: unknown): Promise<PaymentRow> {
   const caller = requireActor(actor, 'project');
@@ -127,7 +127,7 @@ async function create(deps: Deps, projectId: string, data: PaymentData, host: st
 }
 
 function insert(deps: Deps, db: Queryable, projectId: string, data: PaymentData, host: string | null, linkId: string | null): Promise<PaymentRow> {
-  return createPaymentRow(deps.pool, db, deps.jobs, {
+  return createPaymentRow(db, {
     paymentId: randomUUID(),
     projectId,
     linkId,

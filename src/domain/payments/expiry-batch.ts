@@ -1,9 +1,9 @@
 import { retryOnConflict } from '../../db/errors.js';
 import { notifyPaymentsChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
-import { lockPendingSkippingBusy } from './store/locks.js';
+import { claimDuePending } from './store/locks.js';
 import { recordEvent, recordReviewRequired } from './events.js';
-import { expirePayment, releaseFeeAtLateWindowEnd } from './expiry.js';
+import { releaseFeeAtLateWindowEnd } from './expiry.js';
 import { feeEffect, refusal, TRANSITIONS, transitionFields } from './state-machine.js';
 import { applyFeeEffect } from './transitions.js';
 import type { PaymentRow } from './types.js';
@@ -20,29 +20,22 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
 }
 
 /**
- * Expires a batch of payments in one transaction: the same rules as `expirePayment` (the state
- * machine's `refusal`, `transitionFields` and `feeEffect` for `expire`, the same event and webhook
- * deliveries through `recordEvent`, the database's guards behind them), in a few statements for the whole batch
- * instead of a transaction each. A burst of deadlines (a thousand in one second) is what it is
- * for. Payments another transaction holds, and payments not yet due, are handed to `expirePayment`
- * afterwards (it waits for the lock, or re-schedules the job at the deadline). Idempotent.
+ * Expires up to `limit` payments past their deadline in one transaction: the expiry sweep's batch
+ * (`claimDuePending` claims them, skipping rows another transaction holds). The same rules as
+ * `expirePayment` (the state machine's `refusal`, `transitionFields` and `feeEffect` for `expire`,
+ * the same event and webhook deliveries through `recordEvent`, the database's guards behind them),
+ * in a few statements for the whole batch instead of a transaction each: a burst of deadlines (a
+ * thousand in one second) is what it is for. Idempotent: a payment no longer pending is not claimed.
  */
-export async function expireBatch(deps: Deps, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  const { expired, early } = await retryOnConflict(() =>
+export async function expireDueBatch(deps: Deps, limit: number): Promise<{ claimed: number; expired: number }> {
+  return retryOnConflict(() =>
     deps.prisma.$transaction(async (tx) => {
-      // The outer SELECT runs once the CTE holds the locks: its clock is read after any wait.
-      // Pending rows another transaction holds are not waited for here: they go through
-      // `expirePayment` afterwards, which does wait, so none is left to the minute sweep.
-      const found = await lockPendingSkippingBusy(tx, ids);
-      const busy = found.filter((f) => f.now === null).map((f) => f.id);
-      const locked = found.filter((f): f is { id: string; now: Date } => f.now !== null);
-      if (locked.length === 0) return { expired: 0, early: busy };
+      const locked = await claimDuePending(tx, limit);
+      if (locked.length === 0) return { claimed: 0, expired: 0 };
       const now = locked.reduce((at, l) => (l.now > at ? l.now : at), locked[0]!.now);
       const rows = await tx.payment.findMany({ where: { id: { in: locked.map((l) => l.id) } } });
       const due = rows.filter((p) => refusal(p, 'expire', now) === null);
-      const early = [...busy, ...rows.filter((p) => p.status === 'pending' && p.expiresAt > now).map((p) => p.id)];
-      if (due.length === 0) return { expired: 0, early };
+      if (due.length === 0) return { claimed: locked.length, expired: 0 };
 
       // The state machine's `expire` row for each payment, decided on the rows as they were, as
       // `applyTransition` decides; one UPDATE per distinct set of fields (a handful per batch).
@@ -62,32 +55,31 @@ export async function expireBatch(deps: Deps, ids: string[]): Promise<number> {
       for (const [effect, group] of byFee) await applyFeeEffect(tx, effect, group.map((x) => x.p));
       await releaseFeeAtLateWindowEnd(tx, deps.jobs, (byFee.get('hold') ?? []).map((x) => x.p));
       await notifyPaymentsChanged(tx, updated.map((p) => ({ id: p.id, projectId: p.projectId, eventId: eventIds.get(p.id) ?? null })));
-      return { expired: updated.length, early };
+      return { claimed: locked.length, expired: updated.length };
     }),
   );
-  for (const id of early) await expirePayment(deps, id);
-  return expired;
 }
 
 /**
  * Every pending payment past its deadline, in batches of `batch` (each one transaction), `lanes`
- * batches at a time: the sweep's catch-up after a restart or a lost queue.
+ * batches at a time, until a batch comes back short (nothing due is left that nobody holds) or
+ * `limit` have been claimed: one tick of the expiry sweep (jobs/expire-due.ts), and its catch-up
+ * after a restart. Lanes and worker processes split the due payments (`claimDuePending`).
  */
-export async function expireDuePayments(deps: Deps, opts: { limit?: number; concurrency?: number; batch?: number } = {}): Promise<number> {
-  const due = await deps.prisma.payment.findMany({
-    where: { status: 'pending', expiresAt: { lte: new Date() } },
-    select: { id: true },
-    orderBy: { expiresAt: 'asc' },
-    take: opts.limit ?? 2_000,
-  });
-  const size = opts.batch ?? 25;
-  const batches: string[][] = [];
-  for (let i = 0; i < due.length; i += size) batches.push(due.slice(i, i + size).map((d) => d.id));
-  let next = 0;
+export async function expireDuePayments(deps: Deps, opts: { limit?: number; lanes?: number; batch?: number } = {}): Promise<number> {
+  const batch = opts.batch ?? 25;
+  const limit = opts.limit ?? 10_000;
+  let claimed = 0;
   let expired = 0;
+  let drained = false;
   const lane = async () => {
-    while (next < batches.length) expired += await expireBatch(deps, batches[next++]!);
+    while (!drained && claimed < limit) {
+      const done = await expireDueBatch(deps, Math.min(batch, limit - claimed));
+      claimed += done.claimed;
+      expired += done.expired;
+      if (done.claimed < batch) drained = true;
+    }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(4, Math.ceil((opts.concurrency ?? 8) / 8))) }, lane));
+  await Promise.all(Array.from({ length: Math.max(1, opts.lanes ?? 1) }, lane));
   return expired;
 }

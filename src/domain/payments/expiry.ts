@@ -6,20 +6,16 @@ import { feeEffect, refusal } from './state-machine.js';
 import type { PaymentRow } from './types.js';
 
 /**
- * Expires one payment if it is still pending past its deadline (a no-op otherwise, so the job and
- * the sweep may both run it, and a job may run twice). What the expiry sets, its fee effect and its
- * event are the state machine's `expire` row, as in `expireBatch`.
+ * Expires one payment if it is still pending past its deadline (a no-op otherwise, so the sweep and
+ * a caller may both run it). What the expiry sets, its fee effect and its event are the state
+ * machine's `expire` row, as in `expireDueBatch`, which is how the worker expires payments; this is
+ * the one-payment form (the demo's activity, tests).
  */
 export async function expirePayment(deps: Deps, paymentId: string): Promise<boolean> {
   const expired = await decisionTransaction(deps.prisma, async (tx) => {
     const payment = await lockPayment(tx, paymentId).catch(() => null);
     if (!payment) return null;
-    if (payment.status === 'pending' && payment.expiresAt.getTime() > payment.lockedAt.getTime()) {
-      // Early (the job was timed from before the creating transaction's lock wait, or clocks differ):
-      // come back at the deadline rather than leave it to the sweep.
-      await deps.jobs.send('expire-payment', { paymentId }, { tx, startAfter: payment.expiresAt });
-      return null;
-    }
+    // Not yet due (refused below): the expiry sweep comes back for it once it is.
     if (refusal(payment, 'expire', payment.lockedAt)) return null;
     const held = feeEffect('expire', payment, payment.lockedAt) === 'hold';
     const updated = await applyTransition(tx, deps.jobs, payment, 'expire');

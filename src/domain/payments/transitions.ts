@@ -51,8 +51,8 @@ export async function applyFeeEffect(tx: Tx, effect: FeeEffect, payments: Paymen
 /**
  * Applies a transition to a locked payment: the fields the state machine computes for it (its
  * fee state included) over the caller's `fields`, the credit consequence, and the event row, all in
- * the caller's transaction. A pending payment confirmed past its deadline (its expiry job not run
- * yet) is expired first, as it would have been.
+ * the caller's transaction. A pending payment confirmed past its deadline (the expiry sweep not
+ * there yet) is expired first, as it would have been.
  */
 export async function applyTransition(
   tx: Tx,

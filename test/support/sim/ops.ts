@@ -211,7 +211,7 @@ const simulateLive: Op = async (w, r) => {
   return `simulate live ${p.id} → ${res.status}`;
 };
 
-/** A (possibly lagging) expiry job for one payment whose deadline passed. */
+/** A (possibly lagging) expiry of one payment whose deadline passed (`expirePayment`, the one-payment form). */
 const expireOne: Op = async (w, r) => {
   const due = await w.app.deps.prisma.payment.findMany({ where: { status: 'pending', expiresAt: { lte: new Date() } }, select: { id: true } });
   if (due.length === 0) return 'expire: nothing due';

@@ -1,6 +1,8 @@
--- The create hot path in one call (issue 12): the payment, its hold, its fee reservation, the card's
--- stamp and the expiry job in one statement, so the card's lock is held for that statement only
--- and a create costs one round trip (src/domain/payments/store/create.ts calls it).
+-- The create hot path in one call (issue 12): the payment, its hold, its fee reservation and the
+-- card's stamp in one statement, so the card's lock is held for that statement only and a create
+-- costs one round trip (src/domain/payments/store/create.ts calls it). Its expiry needs nothing
+-- here: the deadline is the row's expires_at, which the expiry sweep reads through
+-- payments_pending_expiry_idx (jobs/expire-due.ts).
 --
 -- Rules owned here, and nowhere else:
 --   card choice   active cards of the project, least recently used first, those whose device is
@@ -82,13 +84,10 @@ $$;
 -- callback_host_not_allowed (DETAIL: the allowed hosts, JSON), GW503 no_card_available (DETAIL:
 -- the reasons, comma-separated). `amount_requested` is rials, `currency` the unit the caller sent it
 -- in (kept on the payment). `online_ms` is DEVICE_OFFLINE_SECONDS in milliseconds, `rand` the
--- code draws (src/domain/codes/codes.ts). `job_payload` is pg-boss's payload of the expiry job as
--- its `send` builds it, inserted by pg-boss's own statement (insert_expiry_job, installed by
--- src/domain/payments/store/expiry-job.ts): the job commits with the payment.
+-- code draws (src/domain/codes/codes.ts).
 CREATE OR REPLACE FUNCTION create_payment(
   payment_id uuid, project_id uuid, link_id uuid, amount_requested bigint, currency text, callback_url text, callback_host text,
-  order_id text, description text, payer_phone text, metadata json, token text, online_ms integer, rand bigint[],
-  job_payload text
+  order_id text, description text, payer_phone text, metadata json, token text, online_ms integer, rand bigint[]
 ) RETURNS payments LANGUAGE plpgsql AS $$
 DECLARE
   pr projects%ROWTYPE;
@@ -192,9 +191,6 @@ BEGIN
   INSERT INTO amount_holds (payment_id, scope, amount, held_until, created_at)
   VALUES (payment_id, chosen_scope, result.amount_final, result.late_until, created);
   UPDATE cards c SET last_used_at = created, updated_at = created WHERE c.id = chosen_card;
-  -- Due at the payment's expiry: the one field of pg-boss's payload set here (an ISO date-time,
-  -- which its insert casts as it casts its own).
-  PERFORM insert_expiry_job(jsonb_set(job_payload::jsonb, '{0,startAfter}', to_jsonb(result.expires_at))::text);
   RETURN result;
 END;
 $$;

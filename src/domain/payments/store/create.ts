@@ -1,6 +1,3 @@
-import type pg from 'pg';
-import type { JobQueue } from '../../../queue/job-queue.js';
-import { buildJobInsert, ensureExpiryJobFunction, EXPIRY_QUEUE } from './expiry-job.js';
 import { toPaymentRow, type PaymentSqlRow } from './row.js';
 import { statement, type Queryable } from '../../../db/statement.js';
 import { codeDraws } from '../../codes/codes.js';
@@ -27,23 +24,20 @@ export type CreateArgs = {
   onlineMs: number;
 };
 
-type CreateParams = [string, string, string | null, string, string, string | null, string | null, string | null, string | null, string | null, string | null, string, number, string[], string];
+type CreateParams = [string, string, string | null, string, string, string | null, string | null, string | null, string | null, string | null, string | null, string, number, string[]];
 
 const create = statement<CreateParams, PaymentSqlRow>(
   'create-payment',
-  'SELECT * FROM create_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::json, $12, $13, $14, $15)',
+  'SELECT * FROM create_payment($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::json, $12, $13, $14)',
 );
 
 /**
  * One call to the `create_payment` SQL function (src/domain/payments/sql/create_payment.sql, whose
- * header lists the rules it owns): the allocation, hold, payment, fee reservation, card stamp and
- * expiry job in one statement. On the pool it is its own transaction; on a client inside BEGIN it
+ * header lists the rules it owns): the allocation, hold, payment, fee reservation and card stamp
+ * in one statement (its expiry is the sweep's, from `expires_at`: jobs/expire-due.ts). On the pool it is its own transaction; on a client inside BEGIN it
  * joins that one (idempotent creates).
  */
-export async function createPaymentRow(pool: pg.Pool, db: Queryable, jobs: JobQueue, a: CreateArgs): Promise<PaymentRow> {
-  await ensureExpiryJobFunction(pool, jobs);
-  // A placeholder due time: the function sets it to the payment's expiresAt, known once stamped.
-  const job = await buildJobInsert(jobs, EXPIRY_QUEUE, { paymentId: a.paymentId }, new Date());
+export async function createPaymentRow(db: Queryable, a: CreateArgs): Promise<PaymentRow> {
   const [row] = await create(
     db,
     a.paymentId,
@@ -60,7 +54,6 @@ export async function createPaymentRow(pool: pg.Pool, db: Queryable, jobs: JobQu
     a.token,
     a.onlineMs,
     codeDraws(),
-    job.payload,
   );
   return toPaymentRow(row!);
 }

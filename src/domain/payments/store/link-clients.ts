@@ -11,7 +11,7 @@ const lock = statement<[string], Record<string, never>>(
   "SELECT pg_advisory_xact_lock(hashtextextended('link-client:' || $1, 0))",
 );
 
-// A pending payment past its expiresAt has ended, whether or not its expiry job has run yet. The
+// A pending payment past its expiresAt has ended, whether or not the expiry sweep has reached it yet. The
 // clock is read now, not at BEGIN: the lock may have been waited for.
 const held = statement<[string, string], { pending: number; earliest_expires_at: Date | null; now: Date }>(
   'link-client-held',

@@ -27,13 +27,24 @@ export async function lockPaymentRow(tx: Tx, id: string, scope?: LockScope): Pro
 }
 
 /**
- * Locks the pending payments of `ids` that no other transaction holds (with the clock read once
- * they are held); the pending ones another transaction holds come back with `now: null`, not waited for.
+ * Claims up to `limit` pending payments past their deadline that no other transaction holds, the
+ * earliest deadline first, with the clock read once they are held: the expiry sweep's batch. Rows
+ * another transaction holds (a confirmation in progress) are skipped, not waited for: that
+ * transaction decides them, or the next sweep does. Several sweeps (lanes, worker processes) thus
+ * split the due payments between them instead of queueing on the same rows. Read through
+ * payments_pending_expiry_idx: `statement_timestamp()` is stable, so it bounds the index scan
+ * (`clock_timestamp()`, volatile, would not).
  */
-export async function lockPendingSkippingBusy(tx: Tx, ids: string[]): Promise<{ id: string; now: Date | null }[]> {
-  return tx.$queryRaw<{ id: string; now: Date | null }[]>`
-    WITH due AS (SELECT id FROM payments WHERE id = ANY(${ids}::uuid[]) AND status = 'pending' ORDER BY id FOR UPDATE SKIP LOCKED)
-    SELECT id, clock_timestamp() AS now FROM due
-    UNION ALL
-    SELECT id, NULL FROM payments WHERE id = ANY(${ids}::uuid[]) AND status = 'pending' AND id NOT IN (SELECT id FROM due)`;
+export async function claimDuePending(tx: Tx, limit: number): Promise<{ id: string; now: Date }[]> {
+  return tx.$queryRawUnsafe<{ id: string; now: Date }[]>(CLAIM_DUE_PENDING, limit);
 }
+
+/** `claimDuePending`'s statement ($1: how many), exported for the test that reads its plan. */
+export const CLAIM_DUE_PENDING = `
+    WITH due AS (
+      SELECT id FROM payments
+      WHERE status = 'pending' AND expires_at <= statement_timestamp()
+      ORDER BY expires_at
+      LIMIT $1::int
+      FOR UPDATE SKIP LOCKED)
+    SELECT id, clock_timestamp() AS now FROM due`;

@@ -1,0 +1,12 @@
+-- Expiry is a sweep over payments_pending_expiry_idx (jobs/expire-due.ts), no longer a pg-boss job
+-- per payment: create_payment (src/domain/payments/sql/create_payment.sql) loses its last argument,
+-- the job's payload, and inserts no job. CREATE OR REPLACE cannot drop an argument, so the
+-- definitions add the new create_payment beside the old one; this migration only marks the release
+-- (src/db/migrate.ts: processes of the previous release then leave the definitions alone).
+--
+-- Kept while the previous release may still run beside this one (a rolling upgrade): its
+-- create_payment(…, rand bigint[], job_payload text) and insert_expiry_job(text), which its API
+-- processes call, and the expire-payment jobs they enqueue (its workers work them; once they are
+-- gone the sweep expires those payments and the jobs stay unworked until pg-boss deletes them).
+-- The next release drops both functions.
+SELECT 1;
