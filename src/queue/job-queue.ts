@@ -111,6 +111,8 @@ export function checkedJob<D extends { log: Logger }, K extends JobName>(
   };
 }
 
+const NO_JOB = '00000000-0000-0000-0000-000000000000';
+
 /** pg-boss's LISTEN connection's application_name when it has a URL of its own (its pool's is `pgboss`). */
 export const JOB_LISTENER_NAME = 'pgboss-listen';
 
@@ -193,6 +195,13 @@ export class JobQueue {
     for (const def of definitions) {
       await boss.createQueue(def.name, { ...def.options, notify: true });
     }
+    // pg-boss looks each queue up (its table) on its own pool the first time this process sends to
+    // it, and `createQueue` has just emptied that cache. A first send inside a transaction would then
+    // need a second connection while holding one: through a transaction pooler whose server
+    // connections are all held by such transactions, none could go on (test/db/pooler.test.ts). A
+    // lookup of a job that cannot exist fills the cache now, outside any transaction; pg-boss's own
+    // refresh keeps it filled after.
+    for (const def of definitions) await boss.getJobById(def.name, NO_JOB);
     return queue;
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -143,6 +144,21 @@ describe.skipIf(!hasPgBouncer())(`the service through PgBouncer in transaction m
       ...Array.from({ length: 2 }, async () => ok(await request(app.baseUrl, 'POST', `/v1/links/${slug}/payments`, { body: {} }), 201)),
     ]);
   }
+
+  it('a process just started sends each queue’s first job inside a transaction on that transaction’s connection alone', async () => {
+    // pg-boss looks a queue up (its table) on its own pool the first time a process sends to it;
+    // creating the queues at start empties that cache. Inside a transaction that holds the only
+    // server connection, that lookup would wait for a second one: with as many transactions at
+    // once as the pooler has server connections, none could go on. JobQueue.start fills the cache.
+    const app = await startPooled('one', 'api');
+    for (const name of ['end-late-window', 'deliver-webhook', 'process-bank-message'] as const) {
+      const sent = app.deps.prisma.$transaction(async (tx) => {
+        await app.deps.jobs.send(name, { paymentId: randomUUID() } as never, { tx });
+        throw new Error('rolled back on purpose');
+      });
+      await expect(sent).rejects.toThrow('rolled back on purpose');
+    }
+  }, 30_000);
 
   it('the check below sees a named statement left on the only server connection', async () => {
     const client = new pg.Client({ connectionString: pooled('one') });
