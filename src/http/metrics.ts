@@ -39,6 +39,7 @@ export function createMetrics() {
 
   const routes = (deps: Deps): Router => {
     if (deps.reads) replicaGauges(registry, deps.reads);
+    expiryGauge(registry, deps);
     const router = makeRouter();
     router.get('/metrics', async (req, res) => {
       const token = deps.config.metricsToken;
@@ -67,6 +68,30 @@ export function createMetrics() {
     });
   };
   return { measure, routes, observe };
+}
+
+/**
+ * How far behind the expiry sweep is, read on the primary at scrape time through
+ * payments_pending_expiry_idx: seconds since the deadline of the oldest payment still pending past
+ * it (0 when none). Expiry runs in worker processes only (jobs/expire-due.ts), so this is what
+ * shows that none runs: it grows past the contract's 5 s. NaN when the database did not answer.
+ */
+function expiryGauge(registry: Registry, deps: Deps) {
+  new Gauge({
+    name: 'gateway_expiry_overdue_seconds',
+    help: 'Seconds since the deadline of the oldest payment still pending past it (0: none); over 5 means no worker is expiring payments in time',
+    registers: [registry],
+    async collect() {
+      try {
+        const { rows } = await deps.pool.query<{ s: number | null }>(
+          `SELECT extract(epoch FROM statement_timestamp() - min(expires_at))::float8 AS s FROM payments WHERE status = 'pending' AND expires_at <= statement_timestamp()`,
+        );
+        this.set(rows[0]?.s ?? 0);
+      } catch {
+        this.set(Number.NaN);
+      }
+    },
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
-import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 
 // The expiry sweep (jobs/expire-due.ts) runs in every worker process, several lanes each: they
 // claim due payments with SKIP LOCKED, so together they expire each payment exactly once. The API
@@ -60,5 +60,23 @@ describe('the expiry sweep', () => {
     await holder;
     expect(await expireDuePayments(app.deps)).toBe(1);
     expect((await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe('expired');
+  });
+
+  it('/metrics shows how far past its deadline the oldest pending payment is, 0 once the sweep ran', async () => {
+    // No worker here, as when none runs in production: the gauge is what an operator alerts on.
+    const shop = await makeShop(app, { settings: { maxCode: 99 } });
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 80_000 })).body;
+    const gauge = async () => {
+      const res = await request(app.baseUrl, 'GET', '/metrics');
+      expect(res.status).toBe(200);
+      return Number(/^gateway_expiry_overdue_seconds (\S+)$/m.exec(res.text)![1]);
+    };
+    expect(await gauge()).toBe(0);
+    await app.deps.prisma.payment.update({ where: { id: p.id }, data: { expiresAt: new Date(Date.now() - 30_000) } });
+    const overdue = await gauge();
+    expect(overdue).toBeGreaterThanOrEqual(30);
+    expect(overdue).toBeLessThan(60);
+    expect(await expireDuePayments(app.deps)).toBe(1);
+    expect(await gauge()).toBe(0);
   });
 });
