@@ -3,7 +3,7 @@ import { expireDuePayments } from '../src/domain/payments/expiry-batch.js';
 import { every, type Ticker } from '../src/queue/ticker.js';
 
 /** How often a worker process looks for payments past their deadline (CONTRACT: expired within 5 s). */
-export const EXPIRY_SWEEP_MS = 500;
+const EXPIRY_SWEEP_MS = 500;
 
 /**
  * The expiry sweep, in every worker process: at start (catching up whatever fell due while no

@@ -4,6 +4,7 @@ import { Router as makeRouter } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ReadReplica } from '../db/read-pool.js';
 import type { Deps } from '../domain/deps.js';
+import { overdueSeconds } from '../domain/payments/store/locks.js';
 import { AppError } from '../errors.js';
 import { sendError } from './errors.js';
 
@@ -71,10 +72,9 @@ export function createMetrics() {
 }
 
 /**
- * How far behind the expiry sweep is, read on the primary at scrape time through
- * payments_pending_expiry_idx: seconds since the deadline of the oldest payment still pending past
- * it (0 when none). Expiry runs in worker processes only (jobs/expire-due.ts), so this is what
- * shows that none runs: it grows past the contract's 5 s. NaN when the database did not answer.
+ * How far behind the expiry sweep is (`overdueSeconds`), read on the primary at scrape time.
+ * Expiry runs in worker processes only (jobs/expire-due.ts), so this is what shows that none runs:
+ * it grows past the contract's 5 s. NaN when the database did not answer.
  */
 function expiryGauge(registry: Registry, deps: Deps) {
   new Gauge({
@@ -83,10 +83,7 @@ function expiryGauge(registry: Registry, deps: Deps) {
     registers: [registry],
     async collect() {
       try {
-        const { rows } = await deps.pool.query<{ s: number | null }>(
-          `SELECT extract(epoch FROM statement_timestamp() - min(expires_at))::float8 AS s FROM payments WHERE status = 'pending' AND expires_at <= statement_timestamp()`,
-        );
-        this.set(rows[0]?.s ?? 0);
+        this.set(await overdueSeconds(deps.pool));
       } catch {
         this.set(Number.NaN);
       }

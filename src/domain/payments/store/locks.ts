@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Tx } from '../../../db/prisma.js';
 
 /**
@@ -39,12 +40,24 @@ export async function claimDuePending(tx: Tx, limit: number): Promise<{ id: stri
   return tx.$queryRawUnsafe<{ id: string; now: Date }[]>(CLAIM_DUE_PENDING, limit);
 }
 
+/** Pending past its deadline: what the expiry sweep claims and what `overdueSeconds` measures. */
+const DUE_PENDING = `status = 'pending' AND expires_at <= statement_timestamp()`;
+
 /** `claimDuePending`'s statement ($1: how many), exported for the test that reads its plan. */
 export const CLAIM_DUE_PENDING = `
     WITH due AS (
       SELECT id FROM payments
-      WHERE status = 'pending' AND expires_at <= statement_timestamp()
+      WHERE ${DUE_PENDING}
       ORDER BY expires_at
       LIMIT $1::int
       FOR UPDATE SKIP LOCKED)
     SELECT id, clock_timestamp() AS now FROM due`;
+
+/**
+ * Seconds since the deadline of the oldest payment still pending past it (0 when none), through
+ * the same index: how far behind the expiry sweep is (`gateway_expiry_overdue_seconds`).
+ */
+export async function overdueSeconds(db: Pick<pg.Pool, 'query'>): Promise<number> {
+  const { rows } = await db.query<{ s: number | null }>(`SELECT extract(epoch FROM statement_timestamp() - min(expires_at))::float8 AS s FROM payments WHERE ${DUE_PENDING}`);
+  return rows[0]?.s ?? 0;
+}
