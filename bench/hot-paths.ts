@@ -9,11 +9,11 @@
  * 4-card create (or the GraphQL create, or a read) and prints the top self-time entries. BENCH_SECONDS (default 8) and BENCH_ROUNDS (default 3) size the run;
  * BENCH_ONLY=<text> runs only the scenarios whose name holds the text.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { call, gql, machine, serviceArgs, startBench, untilItSays, CALLBACK } from './support.js';
+import { call, load, machine, seedProject, serviceArgs, startBench, startProcess, stopProcess, CALLBACK } from './support.js';
 import { PRODUCTION_ENV } from '../test/support/process.js';
 import type { LoadResult, LoadSpec } from './hot-paths/load.js';
 import { summarize } from './hot-paths/profile.js';
@@ -24,29 +24,6 @@ const WARMUP_SECONDS = 2;
 const CONNECTIONS = 32;
 const here = path.dirname(new URL(import.meta.url).pathname);
 
-/** A child process resolved once a line of its stdout matches. */
-async function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
-  const match = await untilItSays(child, (out) => ready.exec(out) ?? undefined);
-  return { child, match };
-}
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-function load(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'hot-paths/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`load exited ${code}`))));
-  });
-}
-
 type Side = Omit<LoadSpec, 'seconds' | 'connections'>;
 /**
  * `atRate`: after the saturated rounds, both sides again at fixed rates, open loop (RATE_SHARES of
@@ -55,25 +32,6 @@ type Side = Omit<LoadSpec, 'seconds' | 'connections'>;
  */
 const RATE_SHARES = [0.25, 0.5];
 type Scenario = { name: string; floorName: string; floor: Side; service: Side; target: string; atRate?: boolean };
-
-/**
- * A sandbox project with `cards` cards. With `phone`, the cards sit on one phone (one match scope),
- * as live cards always do; without, each card is its own scope (the figure kept beside it).
- */
-async function seedProject(baseUrl: string, merchantKey: string, name: string, cards: number, opts: { phone?: boolean } = {}): Promise<{ projectId: string; apiKey: string }> {
-  const { createProject } = await gql(baseUrl, merchantKey, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id } } }', {
-    input: { name, sandbox: true, maxCode: 9999 },
-  });
-  const deviceId = opts.phone
-    ? (await gql(baseUrl, merchantKey, 'mutation($n: String!) { createDevice(input: { name: $n }) { device { id } } }', { n: `${name} phone` })).createDevice.device.id
-    : undefined;
-  for (let i = 0; i < cards; i++) {
-    await gql(baseUrl, merchantKey, 'mutation($input: CreateCardInput!) { createCard(input: $input) { id } }', {
-      input: { projectId: createProject.project.id, deviceId, bankCode: 'mellat', cardNumber: `610433781234${String(5678 + i).padStart(4, '0')}`, holderName: 'Bench shop' },
-    });
-  }
-  return { projectId: createProject.project.id as string, apiKey: createProject.apiKey as string };
-}
 
 const stats = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -207,7 +165,7 @@ async function main() {
 
     const lines = [
       `- machine: ${machine(setup.dbLabel)}`,
-      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: dist/main.mjs (npm start's bundle, role all, node ${serviceArgs(nodeArgs).slice(0, -1).join(' ')}), NODE_ENV=production, LOG_LEVEL=info, limiter on`,
+      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: dist/main.mjs (npm start's bundle, role all, node ${serviceArgs(nodeArgs).slice(0, -1).join(' ')}), NODE_ENV=production, LOG_LEVEL=info, limiter on, DATABASE_POOL_SIZE ${process.env.DATABASE_POOL_SIZE ?? 'unset (24)'}`,
       `- topology: ${topology}`,
       '',
       '| scenario | floor | floor req/s | floor p50 / p99 ms | service req/s | service p50 / p99 ms | ratio median (min–max) | target |',

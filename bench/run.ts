@@ -8,6 +8,7 @@ const SCENARIOS: Record<string, { file: string; what: string }> = {
   'expiry-lateness': { file: 'expiry-lateness.ts', what: '1,000 payments expiring in one second, one worker: lateness p50/p99/max' },
   'deposit-webhook': { file: 'deposit-webhook.ts', what: '50 deposits/s for 60 s: deposit → webhook p50/p99, backlog at the end' },
   'hot-paths': { file: 'hot-paths.ts', what: 'create, GraphQL create, get, verify, checkout view, list: each against its floor, alternating; the one-phone create also at fixed rates, open loop (--profile: cpu profile of create)' },
+  'cpu-per-request': { file: 'cpu-per-request.ts', what: "the service process's CPU per request (REST and GraphQL create, get, checkout view) at a fixed rate, alternating" },
   fairness: { file: 'fairness.ts', what: "merchant B's webhooks while A's 9 s endpoint has 40 events queued" },
   'sse-memory': { file: 'sse-memory.ts', what: '2,000 SSE subscriptions opened and closed: heap after GC vs before, listeners left' },
   subscriptions: { file: 'subscriptions.ts', what: '10,000 idle checkoutStatus subscriptions over SSE and graphql-ws: heap and RSS each, after close (SUBS_CYCLES: open/close cycles per process; --snapshot: retained objects)' },

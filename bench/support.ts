@@ -5,6 +5,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadResult, LoadSpec } from './hot-paths/load.js';
 import { loadConfig } from '../src/config.js';
 import { ensureDatabase, freePort, startEmbeddedPostgres } from '../src/db/embedded.js';
 import { migrate } from '../src/db/migrate.js';
@@ -196,6 +198,48 @@ export async function call<T = any>(baseUrl: string, method: string, urlPath: st
 
 export const gql = <T = any>(baseUrl: string, token: string, query: string, variables: Record<string, unknown> = {}) =>
   call<{ data: T }>(baseUrl, 'POST', '/graphql', token, { query, variables }).then((r) => r.data);
+
+/**
+ * A sandbox project with `cards` cards. With `phone`, the cards sit on one phone (one match scope),
+ * as live cards always do; without, each card is its own scope (the figure kept beside it).
+ */
+export async function seedProject(baseUrl: string, merchantKey: string, name: string, cards: number, opts: { phone?: boolean } = {}): Promise<{ projectId: string; apiKey: string }> {
+  const { createProject } = await gql(baseUrl, merchantKey, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id } } }', {
+    input: { name, sandbox: true, maxCode: 9999 },
+  });
+  const deviceId = opts.phone
+    ? (await gql(baseUrl, merchantKey, 'mutation($n: String!) { createDevice(input: { name: $n }) { device { id } } }', { n: `${name} phone` })).createDevice.device.id
+    : undefined;
+  for (let i = 0; i < cards; i++) {
+    await gql(baseUrl, merchantKey, 'mutation($input: CreateCardInput!) { createCard(input: $input) { id } }', {
+      input: { projectId: createProject.project.id, deviceId, bankCode: 'mellat', cardNumber: `610433781234${String(5678 + i).padStart(4, '0')}`, holderName: 'Bench shop' },
+    });
+  }
+  return { projectId: createProject.project.id as string, apiKey: createProject.apiKey as string };
+}
+
+/** A child process resolved once a line of its stdout matches. */
+export async function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const match = await untilItSays(child, (out) => ready.exec(out) ?? undefined);
+  return { child, match };
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export function load(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(path.dirname(fileURLToPath(import.meta.url)), 'hot-paths/load.ts'), JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`load exited ${code}`))));
+  });
+}
 
 /** A merchant (operator-made) with one project and a card; `deviceToken` set for a live project. */
 export async function seedShop(setup: BenchSetup, opts: { sandbox: boolean; settings?: Record<string, unknown>; webhookUrl?: string; credit?: number }) {

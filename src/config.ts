@@ -12,6 +12,8 @@ const envSchema = z.object({
   // A streaming replica for exports, stats and dashboard lists (docs/operations.md "Read replica").
   DATABASE_READ_URL: z.url().optional(),
   DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().positive().default(30),
+  // Connections each process keeps to DATABASE_URL (default: 10 for an API process, 24 for a worker or `all`).
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_BASE_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -53,6 +55,8 @@ export type Config = {
   databaseReadUrl: string | undefined;
   /** Beyond this replica lag (seconds) those reads go to the primary too. */
   databaseReadMaxLagSeconds: number;
+  /** DATABASE_POOL_SIZE: connections this process keeps to DATABASE_URL; unset, the role's default (src/runtime.ts). */
+  databasePoolSize: number | undefined;
   port: number;
   publicBaseUrl: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -108,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseDirectUrl: e.DATABASE_DIRECT_URL ?? e.DATABASE_URL,
     databaseReadUrl: e.DATABASE_READ_URL,
     databaseReadMaxLagSeconds: e.DATABASE_READ_MAX_LAG_SECONDS,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     port: e.PORT,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     logLevel: e.LOG_LEVEL,

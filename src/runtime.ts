@@ -20,6 +20,9 @@ export type Runtime = { deps: Deps; http: HttpServer | null; stop: () => Promise
  * One process of the service: the API (HTTP, GraphQL, WebSocket), the job workers, or both, against
  * a migrated database. Any number of each may run against one Postgres.
  */
+/** Connections to DATABASE_URL when DATABASE_POOL_SIZE is unset. */
+export const defaultPoolSize = (role: Role): number => (role === 'api' ? 10 : 24);
+
 export async function startRuntime(opts: {
   config: Config;
   /** The process's pool (Prisma, typed SQL, pg-boss's queries): DATABASE_URL, may be a transaction pooler. */
@@ -41,10 +44,11 @@ export async function startRuntime(opts: {
   const { config, role, log } = opts;
   guardAbandonedClients((err) => log.warn({ err }, 'database connection: error after its owner let it go (ignored)'));
   const directUrl = opts.directUrl ?? (opts.databaseUrl === config.databaseUrl ? config.databaseDirectUrl : undefined) ?? opts.databaseUrl;
-  // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool.
+  // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool
+  // by default; DATABASE_POOL_SIZE sets it (docs/operations.md "Pool sizes").
   // Statements marked `prepare` are parsed once per connection only where nothing pools between us
   // and PostgreSQL: through PgBouncer in transaction mode (DATABASE_DIRECT_URL set apart) they go unnamed.
-  const pool = createPool(opts.databaseUrl, role === 'api' ? 10 : 24, {
+  const pool = createPool(opts.databaseUrl, config.databasePoolSize ?? defaultPoolSize(role), {
     prepareStatements: directUrl === opts.databaseUrl,
     onPreparedRefused: (err) =>
       log.error({ err }, 'DATABASE_URL pools by transaction (a prepared statement was not where it was parsed): statements go unnamed from now on; set DATABASE_DIRECT_URL to PostgreSQL itself'),

@@ -96,4 +96,31 @@ describe('migration runner', () => {
     await migrate(url);
     expect(await codeStep(url)).toBe(20);
   });
+
+  it('an upgraded database loses the functions of the release before the expiry sweep (create_payment with a job payload, insert_expiry_job)', async () => {
+    const url = await emptyDatabase();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'migrations-'));
+    const names = (await readMigrations()).map((m) => m.name);
+    const upTo = names.indexOf('20261126100000_expiry_sweep');
+    expect(upTo).toBeGreaterThan(0);
+    for (const name of names.slice(0, upTo + 1)) await cp(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
+    const functions = async () =>
+      (await query<{ f: string }>(url, `select oid::regprocedure::text as f from pg_proc where proname in ('create_payment', 'insert_expiry_job') order by 1`)).map((r) => r.f);
+    await migrate(url, dir);
+    // That release's definition (src/domain/payments/sql/create_payment.sql before the sweep), its body
+    // left out: the signature is what the drop finds.
+    await query(
+      url,
+      `create function create_payment(payment_id uuid, project_id uuid, link_id uuid, amount_requested bigint, currency text, callback_url text,
+         callback_host text, order_id text, description text, payer_phone text, metadata json, token text, online_ms integer, rand bigint[],
+         job_payload text) returns payments language sql as $$ select null::payments $$`,
+    );
+    const before = await functions();
+    expect(before.filter((f) => f.startsWith('create_payment('))).toHaveLength(2);
+    expect(before).toContain('insert_expiry_job(text)');
+    await migrate(url);
+    const after = await functions();
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatch(/^create_payment\(uuid,uuid,uuid,bigint,text,text,text,text,text,text,json,text,integer,bigint\[\]\)$/);
+  });
 });
