@@ -3,7 +3,6 @@ import type { JobDefinition } from '../src/queue/job-queue.js';
 import type { JobName } from '../src/queue/job-types.js';
 import { deliverWebhookJob } from './deliver-webhook.js';
 import { deviceHealthJob } from './device-health.js';
-import { endLateWindowJob } from './end-late-window.js';
 import { paymentSweepJob } from './payment-sweep.js';
 import { processBankMessageJob } from './process-bank-message.js';
 import { pruneIdempotencyKeys } from './prune-idempotency-keys.js';
@@ -11,7 +10,6 @@ import { pruneIdempotencyKeys } from './prune-idempotency-keys.js';
 /** One definition per name of `jobPayloads`: a name without one would have no queue, and its sends would be lost. */
 const byName: { [K in JobName]: JobDefinition<Deps, K> } = {
   'deliver-webhook': deliverWebhookJob,
-  'end-late-window': endLateWindowJob,
   'payment-sweep': paymentSweepJob,
   'process-bank-message': processBankMessageJob,
   'prune-idempotency-keys': pruneIdempotencyKeys,

@@ -3,11 +3,10 @@ import { endOverdueLateWindows } from '../src/domain/payments/expiry.js';
 import { oneAtATime, type JobDefinition } from '../src/queue/job-queue.js';
 
 /**
- * Every minute: reserved fees whose late window is over and whose end-late-window job was missed (a
- * queue lost, a database restored) are released here. Also run once when a worker starts, so a
- * restart catches up at once. Idempotent: it calls the same per-payment function as the job, a
- * no-op once done. One at a time, since two sweeps would only race each other for the same rows.
- * (Expiry has a sweep of its own, every half second: jobs/expire-due.ts.)
+ * Every minute, and once when a worker starts: the late-window sweep's function run once more
+ * (jobs/end-late-windows.ts runs it every second in each worker process), a backstop should that
+ * ticker stall. Idempotent, one at a time (two would only race for the same rows; rows are
+ * claimed with SKIP LOCKED anyway).
  */
 export const paymentSweepJob: JobDefinition<Deps, 'payment-sweep'> = {
   name: 'payment-sweep',

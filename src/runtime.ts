@@ -1,3 +1,4 @@
+import { startLateWindowSweep } from '../jobs/end-late-windows.js';
 import { startExpirySweep } from '../jobs/expire-due.js';
 import { jobDefinitions } from '../jobs/index.js';
 import type { Config } from './config.js';
@@ -75,6 +76,7 @@ export async function startRuntime(opts: {
   };
   if (role !== 'api') await jobs.work(deps, jobDefinitions);
   const expirySweep = role !== 'api' ? startExpirySweep(deps) : null;
+  const lateWindowSweep = role !== 'api' ? startLateWindowSweep(deps) : null;
   const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
 
   let stopping: Promise<void> | undefined;
@@ -84,6 +86,7 @@ export async function startRuntime(opts: {
       await notifier?.stop();
       await http?.close();
       await expirySweep?.stop();
+      await lateWindowSweep?.stop();
       await jobs.stop();
       await deps.limits?.stop();
       await reads?.stop();

@@ -4,11 +4,12 @@ import { z } from 'zod';
  * Every job kind and the payload its handler reads (graphile-worker's typed task list): `send` is
  * typed from this table and `checkedJob` parses with it, so a sender and its handler cannot
  * disagree. Jobs outlive deploys: a schema may only widen (a new field optional), never narrow.
+ * A kind retired (end-late-window, expire-payment: now sweeps) leaves its old jobs unworked, which
+ * is safe only because its sweep does the same work from the rows.
  */
 export const jobPayloads = {
   /** One attempt of a webhook delivery; jobs sent before `attempt` existed attempt whatever is next. */
   'deliver-webhook': z.object({ deliveryId: z.uuid(), attempt: z.int().min(1).optional() }),
-  'end-late-window': z.object({ paymentId: z.uuid() }),
   'process-bank-message': z.object({ messageId: z.uuid() }),
   // Periodic jobs (cron, at start, or queued by their own last run) read nothing from their payload.
   'payment-sweep': z.looseObject({}),

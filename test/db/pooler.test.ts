@@ -151,7 +151,7 @@ describe.skipIf(!hasPgBouncer())(`the service through PgBouncer in transaction m
     // server connection, that lookup would wait for a second one: with as many transactions at
     // once as the pooler has server connections, none could go on. JobQueue.start fills the cache.
     const app = await startPooled('one', 'api');
-    for (const name of ['end-late-window', 'deliver-webhook', 'process-bank-message'] as const) {
+    for (const name of ['payment-sweep', 'deliver-webhook', 'process-bank-message'] as const) {
       const sent = app.deps.prisma.$transaction(async (tx) => {
         await app.deps.jobs.send(name, { paymentId: randomUUID() } as never, { tx });
         throw new Error('rolled back on purpose');

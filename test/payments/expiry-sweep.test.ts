@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
+import { holdPaymentRow } from '../support/db-rows.js';
 import { createPaymentRest, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 
 // The expiry sweep (jobs/expire-due.ts) runs in every worker process, several lanes each: they
@@ -44,20 +45,10 @@ describe('the expiry sweep', () => {
     const shop = await makeShop(app, { settings: { maxCode: 99 } });
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 70_000 })).body;
     await app.deps.prisma.payment.update({ where: { id: p.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = app.deps.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT id FROM payments WHERE id = ${p.id}::uuid FOR UPDATE`;
-      locked();
-      await held;
-    });
-    await isLocked;
+    const release = await holdPaymentRow(app.deps.prisma, p.id);
     // Not waited for: the sweep returns at once without it.
     expect(await expireDuePayments(app.deps)).toBe(0);
-    release();
-    await holder;
+    await release();
     expect(await expireDuePayments(app.deps)).toBe(1);
     expect((await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: p.id } })).status).toBe('expired');
   });

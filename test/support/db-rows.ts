@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import type { Deps } from '../../src/domain/deps.js';
 
 /**
  * A payment row inserted straight into the database, for tests of the database's own rules (guards,
@@ -41,4 +42,25 @@ export async function insertSandboxShop(client: pg.Client): Promise<{ merchant: 
     [p.rows[0].id, m.rows[0].id],
   );
   return { merchant: m.rows[0].id, project: p.rows[0].id, card: c.rows[0].id };
+}
+
+/**
+ * Holds a payment's row lock in a transaction of its own (as a confirmation in progress would)
+ * until the returned function is called; resolves once the lock is held.
+ */
+export async function holdPaymentRow(prisma: Deps['prisma'], id: string): Promise<() => Promise<void>> {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const holder = prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM payments WHERE id = ${id}::uuid FOR UPDATE`;
+    locked();
+    await held;
+  });
+  await Promise.race([isLocked, holder]);
+  return async () => {
+    release();
+    await holder;
+  };
 }

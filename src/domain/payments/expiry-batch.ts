@@ -3,7 +3,6 @@ import { notifyPaymentsChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
 import { claimDuePending } from './store/locks.js';
 import { recordEvent, recordReviewRequired } from './events.js';
-import { releaseFeeAtLateWindowEnd } from './expiry.js';
 import { feeEffect, refusal, TRANSITIONS, transitionFields } from './state-machine.js';
 import { applyFeeEffect } from './transitions.js';
 import type { PaymentRow } from './types.js';
@@ -53,7 +52,7 @@ export async function expireDueBatch(deps: Deps, limit: number): Promise<{ claim
       }
       const byFee = groupBy(planned.filter((x) => eventIds.has(x.p.id)), (x) => x.fee);
       for (const [effect, group] of byFee) await applyFeeEffect(tx, effect, group.map((x) => x.p));
-      await releaseFeeAtLateWindowEnd(tx, deps.jobs, (byFee.get('hold') ?? []).map((x) => x.p));
+      // Fees held (`hold`) go back when the late window ends: the late-window sweep (expiry.ts).
       await notifyPaymentsChanged(tx, updated.map((p) => ({ id: p.id, projectId: p.projectId, eventId: eventIds.get(p.id) ?? null })));
       return { claimed: locked.length, expired: updated.length };
     }),

@@ -1,9 +1,10 @@
 import { decisionTransaction, type Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import type { Deps } from '../deps.js';
+import { claimLateWindowsOver } from './store/locks.js';
 import { applyTransition, lockPayment, releaseFeeIfDue } from './transitions.js';
 import { feeEffect, refusal } from './state-machine.js';
-import type { PaymentRow } from './types.js';
+import type { LockedPayment } from './transitions.js';
 
 /**
  * Expires one payment if it is still pending past its deadline (a no-op otherwise, so the sweep and
@@ -17,43 +18,55 @@ export async function expirePayment(deps: Deps, paymentId: string): Promise<bool
     if (!payment) return null;
     // Not yet due (refused below): the expiry sweep comes back for it once it is.
     if (refusal(payment, 'expire', payment.lockedAt)) return null;
-    const held = feeEffect('expire', payment, payment.lockedAt) === 'hold';
-    const updated = await applyTransition(tx, deps.jobs, payment, 'expire');
-    if (held) await releaseFeeAtLateWindowEnd(tx, deps.jobs, [updated]);
-    return updated;
+    // A fee it holds (`feeEffect` `hold`) goes back when the late window ends: the late-window sweep.
+    return applyTransition(tx, deps.jobs, payment, 'expire');
   });
   return expired !== null;
-}
-
-/** A fee an expiry held (`feeEffect` `hold`) goes back when the late window ends: the job, or the sweep after it. */
-export async function releaseFeeAtLateWindowEnd(tx: Tx, jobs: JobQueue, payments: PaymentRow[]): Promise<void> {
-  for (const p of payments) await jobs.send('end-late-window', { paymentId: p.id }, { tx, startAfter: p.lateUntil });
 }
 
 /**
  * The late window is over and the payment was never confirmed: its reserved fee goes back. A
  * payment still pending (its expiry lagging) is expired first, which gives the fee back with it; a
- * confirmed one keeps its debit. Idempotent: a second run finds the fee no longer reserved.
+ * confirmed one keeps its debit. `payment` is locked by the caller's transaction. Idempotent: a
+ * second run finds the fee no longer reserved.
  */
-export async function endLateWindow(deps: Deps, paymentId: string): Promise<boolean> {
+async function endLateWindow(tx: Tx, jobs: JobQueue, payment: LockedPayment): Promise<boolean> {
+  if (refusal(payment, 'expire', payment.lockedAt) !== null) return releaseFeeIfDue(tx, payment);
+  const released = feeEffect('expire', payment, payment.lockedAt) === 'release';
+  await applyTransition(tx, jobs, payment, 'expire');
+  return released;
+}
+
+/**
+ * Up to `limit` live fees still reserved past their late window, given back in one transaction
+ * (`claimLateWindowsOver` claims them, skipping rows another transaction holds): the late-window
+ * sweep's batch. Returns how many were claimed and how many fees went back.
+ */
+export async function endLateWindowsBatch(deps: Deps, limit: number): Promise<{ claimed: number; released: number }> {
   return decisionTransaction(deps.prisma, async (tx) => {
-    const payment = await lockPayment(tx, paymentId).catch(() => null);
-    if (!payment) return false;
-    if (refusal(payment, 'expire', payment.lockedAt) !== null) return releaseFeeIfDue(tx, payment);
-    const released = feeEffect('expire', payment, payment.lockedAt) === 'release';
-    await applyTransition(tx, deps.jobs, payment, 'expire');
-    return released;
+    const claimed = await claimLateWindowsOver(tx, limit);
+    let released = 0;
+    for (const { id } of claimed) if (await endLateWindow(tx, deps.jobs, await lockPayment(tx, id))) released++;
+    return { claimed: claimed.length, released };
   });
 }
 
-/** The sweep's half for fees: every live fee still reserved past its late window. */
-export async function endOverdueLateWindows(deps: Deps, limit = 500): Promise<number> {
-  const due = await deps.prisma.payment.findMany({
-    where: { feeState: 'reserved', status: { in: ['pending', 'expired'] }, lateUntil: { lt: new Date() } },
-    select: { id: true },
-    take: limit,
-  });
-  let count = 0;
-  for (const { id } of due) if (await endLateWindow(deps, id)) count++;
-  return count;
+/**
+ * Every live fee still reserved past its late window, in batches of `batch` (one transaction each),
+ * until a batch comes back short or `limit` have been claimed: one tick of the late-window sweep
+ * (jobs/end-late-windows.ts, every worker process), and the minute sweep behind it. Nothing is
+ * enqueued per payment: the deadline is the row's `late_until`, so a lost queue cannot keep a fee
+ * reserved. Returns how many fees went back.
+ */
+export async function endOverdueLateWindows(deps: Deps, opts: { batch?: number; limit?: number } = {}): Promise<number> {
+  const batch = opts.batch ?? 50;
+  const limit = opts.limit ?? 5_000;
+  let claimed = 0;
+  let released = 0;
+  for (;;) {
+    const done = await endLateWindowsBatch(deps, Math.min(batch, limit - claimed));
+    claimed += done.claimed;
+    released += done.released;
+    if (done.claimed < batch || claimed >= limit) return released;
+  }
 }

@@ -87,7 +87,7 @@ export function feeReleaseRefusal(p: Subject, now: Date): string | null {
 
 /**
  * What a transition does to the payment's credit at `now`: `hold` keeps a live fee reserved until
- * the late window ends (the end-late-window job or the sweep gives it back then).
+ * the late window ends (the late-window sweep gives it back then: jobs/end-late-windows.ts).
  */
 export type FeeEffect = 'debit' | 'charge_again' | 'release' | 'hold' | 'none';
 

@@ -54,6 +54,24 @@ export const CLAIM_DUE_PENDING = `
     SELECT id, clock_timestamp() AS now FROM due`;
 
 /**
+ * Claims up to `limit` live payments whose fee is still reserved past their late window (pending or
+ * expired: the fee is due back), that no other transaction holds, the earliest `lateUntil` first:
+ * the late-window sweep's batch. As `claimDuePending`: rows held elsewhere are skipped, so sweeps
+ * split the work, and `statement_timestamp()` bounds payments_reserved_late_idx.
+ */
+export async function claimLateWindowsOver(tx: Tx, limit: number): Promise<{ id: string }[]> {
+  return tx.$queryRawUnsafe<{ id: string }[]>(CLAIM_LATE_WINDOWS_OVER, limit);
+}
+
+/** `claimLateWindowsOver`'s statement ($1: how many), exported for the test that reads its plan. */
+export const CLAIM_LATE_WINDOWS_OVER = `
+    SELECT id FROM payments
+    WHERE fee_state = 'reserved' AND late_until <= statement_timestamp() AND status IN ('pending', 'expired')
+    ORDER BY late_until
+    LIMIT $1::int
+    FOR UPDATE SKIP LOCKED`;
+
+/**
  * Seconds since the deadline of the oldest payment still pending past it (0 when none), through
  * the same index: how far behind the expiry sweep is (`gateway_expiry_overdue_seconds`).
  */
