@@ -2,6 +2,8 @@ import { retryOnConflict } from '../../db/errors.js';
 import { notifyPaymentsChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
 import { claimDuePending } from './store/locks.js';
+import { expirePayment } from './expiry.js';
+import { oneByOne } from './sweeps.js';
 import { recordEvent, recordReviewRequired } from './events.js';
 import { feeEffect, refusal, TRANSITIONS, transitionFields } from './state-machine.js';
 import { applyFeeEffect } from './transitions.js';
@@ -63,7 +65,8 @@ export async function expireDueBatch(deps: Deps, limit: number): Promise<{ claim
  * Every pending payment past its deadline, in batches of `batch` (each one transaction), `lanes`
  * batches at a time, until a batch comes back short (nothing due is left that nobody holds) or
  * `limit` have been claimed: one tick of the expiry sweep (jobs/expire-due.ts), and its catch-up
- * after a restart. Lanes and worker processes split the due payments (`claimDuePending`).
+ * after a restart. Lanes and worker processes split the due payments (`claimDuePending`). A batch
+ * that fails is taken one payment at a time (`oneByOne`) and the tick ends there.
  */
 export async function expireDuePayments(deps: Deps, opts: { limit?: number; lanes?: number; batch?: number } = {}): Promise<number> {
   const batch = opts.batch ?? 25;
@@ -73,7 +76,18 @@ export async function expireDuePayments(deps: Deps, opts: { limit?: number; lane
   let drained = false;
   const lane = async () => {
     while (!drained && claimed < limit) {
-      const done = await expireDueBatch(deps, Math.min(batch, limit - claimed));
+      const n = Math.min(batch, limit - claimed);
+      let done: { claimed: number; expired: number };
+      try {
+        done = await expireDueBatch(deps, n);
+      } catch (err) {
+        // One payment the batch cannot expire must not stop expiry for every other: one by one.
+        const alone = await oneByOne(deps, 'expiry', n, err, (id) => expirePayment(deps, id));
+        claimed += alone.tried;
+        expired += alone.done;
+        drained = true;
+        return;
+      }
       claimed += done.claimed;
       expired += done.expired;
       if (done.claimed < batch) drained = true;

@@ -2,6 +2,7 @@ import { decisionTransaction, type Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import type { Deps } from '../deps.js';
 import { claimLateWindowsOver } from './store/locks.js';
+import { oneByOne } from './sweeps.js';
 import { applyTransition, lockPayment, releaseFeeIfDue } from './transitions.js';
 import { feeEffect, refusal } from './state-machine.js';
 import type { LockedPayment } from './transitions.js';
@@ -56,7 +57,8 @@ export async function endLateWindowsBatch(deps: Deps, limit: number): Promise<{ 
  * until a batch comes back short or `limit` have been claimed: one tick of the late-window sweep
  * (jobs/end-late-windows.ts, every worker process), and the minute sweep behind it. Nothing is
  * enqueued per payment: the deadline is the row's `late_until`, so a lost queue cannot keep a fee
- * reserved. Returns how many fees went back.
+ * reserved. A batch that fails is taken one payment at a time (`oneByOne`), so one payment that
+ * cannot be settled does not hold the others back. Returns how many fees went back.
  */
 export async function endOverdueLateWindows(deps: Deps, opts: { batch?: number; limit?: number } = {}): Promise<number> {
   const batch = opts.batch ?? 50;
@@ -64,7 +66,16 @@ export async function endOverdueLateWindows(deps: Deps, opts: { batch?: number; 
   let claimed = 0;
   let released = 0;
   for (;;) {
-    const done = await endLateWindowsBatch(deps, Math.min(batch, limit - claimed));
+    const n = Math.min(batch, limit - claimed);
+    let done: { claimed: number; released: number };
+    try {
+      done = await endLateWindowsBatch(deps, n);
+    } catch (err) {
+      const alone = await oneByOne(deps, 'late-window', n, err, (id) =>
+        decisionTransaction(deps.prisma, async (tx) => endLateWindow(tx, deps.jobs, await lockPayment(tx, id))),
+      );
+      return released + alone.done;
+    }
     claimed += done.claimed;
     released += done.released;
     if (done.claimed < batch || claimed >= limit) return released;

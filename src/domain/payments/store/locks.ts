@@ -63,13 +63,26 @@ export async function claimLateWindowsOver(tx: Tx, limit: number): Promise<{ id:
   return tx.$queryRawUnsafe<{ id: string }[]>(CLAIM_LATE_WINDOWS_OVER, limit);
 }
 
+/** A live fee still reserved past its payment's late window: what the late-window sweep claims. */
+const LATE_WINDOW_OVER = `fee_state = 'reserved' AND late_until <= statement_timestamp() AND status IN ('pending', 'expired')`;
+
 /** `claimLateWindowsOver`'s statement ($1: how many), exported for the test that reads its plan. */
 export const CLAIM_LATE_WINDOWS_OVER = `
     SELECT id FROM payments
-    WHERE fee_state = 'reserved' AND late_until <= statement_timestamp() AND status IN ('pending', 'expired')
+    WHERE ${LATE_WINDOW_OVER}
     ORDER BY late_until
     LIMIT $1::int
     FOR UPDATE SKIP LOCKED`;
+
+/**
+ * The payments a sweep's batch would claim, read without locking them: what the sweep goes through
+ * one by one, each in its own transaction, after a batch failed (see `oneByOne` in sweeps.ts).
+ */
+export async function sweepCandidates(tx: Pick<Tx, '$queryRawUnsafe'>, sweep: 'expiry' | 'late-window', limit: number): Promise<string[]> {
+  const [where, order] = sweep === 'expiry' ? [DUE_PENDING, 'expires_at'] : [LATE_WINDOW_OVER, 'late_until'];
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM payments WHERE ${where} ORDER BY ${order} LIMIT $1::int`, limit);
+  return rows.map((r) => r.id);
+}
 
 /**
  * Seconds since the deadline of the oldest payment still pending past it (0 when none), through

@@ -1,0 +1,33 @@
+import type { Deps } from '../deps.js';
+import { sweepCandidates } from './store/locks.js';
+
+/**
+ * When a sweep's batch transaction fails for a reason a retry does not cure (a guard of the database
+ * refusing one payment, a bug in one row's data), every payment of that batch would wait behind the
+ * one that fails, on every tick: one bad row would stop expiry, or the return of fees, for everyone.
+ * So the batch's payments are taken one by one instead, each in its own transaction (`run`, the
+ * same rules as the batch): the others go through, the failing one is logged with its id at error
+ * level on each tick until someone looks, and the tick ends there (the failing payment would head
+ * the next batch again). Returns how many `run` reported done.
+ */
+export async function oneByOne(
+  deps: Deps,
+  sweep: 'expiry' | 'late-window',
+  limit: number,
+  batchError: unknown,
+  run: (paymentId: string) => Promise<boolean>,
+): Promise<{ tried: number; done: number; failed: number }> {
+  deps.log.error({ err: batchError, sweep }, `${sweep} sweep: a batch failed; its payments one by one`);
+  const ids = await sweepCandidates(deps.prisma, sweep, limit);
+  let done = 0;
+  let failed = 0;
+  for (const paymentId of ids) {
+    try {
+      if (await run(paymentId)) done++;
+    } catch (err) {
+      failed++;
+      deps.log.error({ err, sweep, paymentId }, `${sweep} sweep: this payment failed on its own; the others went on`);
+    }
+  }
+  return { tried: ids.length, done, failed };
+}
