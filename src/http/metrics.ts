@@ -40,7 +40,7 @@ export function createMetrics() {
 
   const routes = (deps: Deps): Router => {
     if (deps.reads) replicaGauges(registry, deps.reads);
-    expiryGauge(registry, deps);
+    sweepGauges(registry, deps);
     const router = makeRouter();
     router.get('/metrics', async (req, res) => {
       const token = deps.config.metricsToken;
@@ -72,23 +72,30 @@ export function createMetrics() {
 }
 
 /**
- * How far behind the expiry sweep is (`overdueSeconds`), read on the primary at scrape time.
- * Expiry runs in worker processes only (jobs/expire-due.ts), so this is what shows that none runs:
- * it grows past the contract's 5 s. NaN when the database did not answer.
+ * How far behind each sweep is (`overdueSeconds`), read on the primary at scrape time. The sweeps
+ * run in worker processes only (jobs/expire-due.ts, jobs/end-late-windows.ts), so this is what shows
+ * that none runs, or that one payment is stuck (src/domain/payments/sweeps.ts): the expiry's grows
+ * past the contract's 5 s. NaN when the database did not answer.
  */
-function expiryGauge(registry: Registry, deps: Deps) {
-  new Gauge({
-    name: 'gateway_expiry_overdue_seconds',
-    help: 'Seconds since the deadline of the oldest payment still pending past it (0: none); over 5 means no worker is expiring payments in time',
-    registers: [registry],
-    async collect() {
-      try {
-        this.set(await overdueSeconds(deps.pool));
-      } catch {
-        this.set(Number.NaN);
-      }
-    },
-  });
+function sweepGauges(registry: Registry, deps: Deps) {
+  const gauges = [
+    ['gateway_expiry_overdue_seconds', 'expiry', 'Seconds since the deadline of the oldest payment still pending past it (0: none); over 5 means no worker is expiring payments in time'],
+    ['gateway_late_window_overdue_seconds', 'late-window', 'Seconds since the late window ended of the oldest live payment whose fee is still reserved (0: none); over 10 means no worker is giving fees back'],
+  ] as const;
+  for (const [name, sweep, help] of gauges) {
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        try {
+          this.set(await overdueSeconds(deps.pool, sweep));
+        } catch {
+          this.set(Number.NaN);
+        }
+      },
+    });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { sweepCandidates } from './store/locks.js';
+import { sweepCandidates, type Sweep } from './store/locks.js';
 
 /**
  * When a sweep's batch transaction fails for a reason a retry does not cure (a guard of the database
@@ -12,7 +12,7 @@ import { sweepCandidates } from './store/locks.js';
  */
 export async function oneByOne(
   deps: Deps,
-  sweep: 'expiry' | 'late-window',
+  sweep: Sweep,
   limit: number,
   batchError: unknown,
   run: (paymentId: string) => Promise<boolean>,

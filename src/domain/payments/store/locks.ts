@@ -40,7 +40,7 @@ export async function claimDuePending(tx: Tx, limit: number): Promise<{ id: stri
   return tx.$queryRawUnsafe<{ id: string; now: Date }[]>(CLAIM_DUE_PENDING, limit);
 }
 
-/** Pending past its deadline: what the expiry sweep claims and what `overdueSeconds` measures. */
+/** Pending past its deadline: what the expiry sweep claims. */
 const DUE_PENDING = `status = 'pending' AND expires_at <= statement_timestamp()`;
 
 /** `claimDuePending`'s statement ($1: how many), exported for the test that reads its plan. */
@@ -74,21 +74,30 @@ export const CLAIM_LATE_WINDOWS_OVER = `
     LIMIT $1::int
     FOR UPDATE SKIP LOCKED`;
 
+/** Each sweep's rows: what it is due to settle, and the deadline that makes them due. */
+const SWEPT = {
+  expiry: { where: DUE_PENDING, deadline: 'expires_at' },
+  'late-window': { where: LATE_WINDOW_OVER, deadline: 'late_until' },
+} as const;
+export type Sweep = keyof typeof SWEPT;
+
 /**
  * The payments a sweep's batch would claim, read without locking them: what the sweep goes through
  * one by one, each in its own transaction, after a batch failed (see `oneByOne` in sweeps.ts).
  */
-export async function sweepCandidates(tx: Pick<Tx, '$queryRawUnsafe'>, sweep: 'expiry' | 'late-window', limit: number): Promise<string[]> {
-  const [where, order] = sweep === 'expiry' ? [DUE_PENDING, 'expires_at'] : [LATE_WINDOW_OVER, 'late_until'];
-  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM payments WHERE ${where} ORDER BY ${order} LIMIT $1::int`, limit);
+export async function sweepCandidates(tx: Pick<Tx, '$queryRawUnsafe'>, sweep: Sweep, limit: number): Promise<string[]> {
+  const { where, deadline } = SWEPT[sweep];
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM payments WHERE ${where} ORDER BY ${deadline} LIMIT $1::int`, limit);
   return rows.map((r) => r.id);
 }
 
 /**
- * Seconds since the deadline of the oldest payment still pending past it (0 when none), through
- * the same index: how far behind the expiry sweep is (`gateway_expiry_overdue_seconds`).
+ * Seconds since the deadline of the oldest payment a sweep is due to settle (0 when none), through
+ * the sweep's own index: how far behind it is (`gateway_expiry_overdue_seconds`,
+ * `gateway_late_window_overdue_seconds`).
  */
-export async function overdueSeconds(db: Pick<pg.Pool, 'query'>): Promise<number> {
-  const { rows } = await db.query<{ s: number | null }>(`SELECT extract(epoch FROM statement_timestamp() - min(expires_at))::float8 AS s FROM payments WHERE ${DUE_PENDING}`);
+export async function overdueSeconds(db: Pick<pg.Pool, 'query'>, sweep: Sweep): Promise<number> {
+  const { where, deadline } = SWEPT[sweep];
+  const { rows } = await db.query<{ s: number | null }>(`SELECT extract(epoch FROM statement_timestamp() - min(${deadline}))::float8 AS s FROM payments WHERE ${where}`);
   return rows[0]?.s ?? 0;
 }
