@@ -65,6 +65,30 @@ describe('the late-window sweep', () => {
     expect(await endOverdueLateWindows(app.deps)).toBe(0);
   }, 60_000);
 
+  it('sweeps at once over many merchants’ fees never deadlock on merchant rows', async () => {
+    const shops = await Promise.all(Array.from({ length: 6 }, () => makeShop(app, { sandbox: false, credit: 10_000_000, settings: { maxCode: 9999 } })));
+    const ids: string[] = [];
+    for (let i = 0; i < 72; i++) ids.push((await createPaymentRest(app, shops[i % shops.length]!.apiKey, { amount: 100_000 + i * 10_000 })).body.id);
+    await backdate(ids, 10_000, null);
+    expect(await expireDuePayments(app.deps)).toBe(ids.length);
+    // Late windows ended in a shuffled order, so batches meet the merchants in different orders.
+    const seed = Number(process.env.TEST_SEED ?? Date.now() % 100_000);
+    let state = seed;
+    const random = () => ((state = (state * 48_271) % 2_147_483_647) / 2_147_483_647);
+    for (const id of ids) {
+      await app.deps.prisma.payment.update({ where: { id }, data: { lateUntil: new Date(Date.now() - 1_000 - Math.floor(random() * 5_000)) } });
+    }
+    const deadlocks = async () => {
+      await new Promise((r) => setTimeout(r, 1_500)); // the statistics are flushed about once a second
+      const { rows } = await client.query<{ n: string }>('SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()');
+      return Number(rows[0]!.n);
+    };
+    const before = await deadlocks();
+    const counts = await Promise.all(Array.from({ length: 4 }, () => endOverdueLateWindows(app.deps, { batch: 5 })));
+    expect(counts.reduce((a, b) => a + b, 0), `seed ${seed}`).toBe(ids.length);
+    expect(await deadlocks(), `seed ${seed}`).toBe(before);
+  }, 60_000);
+
   it('a payment still pending past its late window (its expiry lagging) is expired, with its event, and its fee given back', async () => {
     const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, settings: { maxCode: 99 } });
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 60_000 })).body;

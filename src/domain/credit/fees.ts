@@ -45,7 +45,9 @@ export async function releaseReservedFees(tx: Tx, payments: FeeHolder[]): Promis
     if (p.sandbox || p.feeState !== 'reserved') throw new Error(`payment ${p.id}: fee ${p.feeState}, cannot be released`);
     byMerchant.set(p.merchantId, (byMerchant.get(p.merchantId) ?? 0n) + p.feeAmount);
   }
-  for (const [merchantId, amount] of byMerchant) {
+  // Merchants in one order (by id) in every transaction that releases for several, so two such
+  // transactions never wait on each other's merchant rows in a cycle.
+  for (const [merchantId, amount] of [...byMerchant].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     await releaseReserved(tx, merchantId, amount);
   }
 }

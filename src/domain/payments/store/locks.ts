@@ -66,13 +66,19 @@ export async function claimLateWindowsOver(tx: Tx, limit: number): Promise<{ id:
 /** A live fee still reserved past its payment's late window: what the late-window sweep claims. */
 const LATE_WINDOW_OVER = `fee_state = 'reserved' AND late_until <= statement_timestamp() AND status IN ('pending', 'expired')`;
 
-/** `claimLateWindowsOver`'s statement ($1: how many), exported for the test that reads its plan. */
+/**
+ * `claimLateWindowsOver`'s statement ($1: how many), exported for the test that reads its plan. The
+ * claimed payments come back by merchant: giving their fees back then locks merchants in one order
+ * in every batch, so two sweeps' batches never wait on each other's merchants in a cycle.
+ */
 export const CLAIM_LATE_WINDOWS_OVER = `
-    SELECT id FROM payments
-    WHERE ${LATE_WINDOW_OVER}
-    ORDER BY late_until
-    LIMIT $1::int
-    FOR UPDATE SKIP LOCKED`;
+    WITH over AS (
+      SELECT id, merchant_id FROM payments
+      WHERE ${LATE_WINDOW_OVER}
+      ORDER BY late_until
+      LIMIT $1::int
+      FOR UPDATE SKIP LOCKED)
+    SELECT id FROM over ORDER BY merchant_id, id`;
 
 /** Each sweep's rows: what it is due to settle, and the deadline that makes them due. */
 const SWEPT = {
