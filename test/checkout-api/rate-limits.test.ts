@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { clearOfWindowEdge } from '../support/rate-window.js';
 
 let app: TestApp;
 
@@ -11,6 +12,8 @@ afterAll(() => app.stop());
 describe('rate limits', () => {
   it('limits each key per minute, with 429 rate_limited and Retry-After', async () => {
     const shop = await makeShop(app);
+    // The limit counts in fixed one-minute windows: these requests must fall in one.
+    await clearOfWindowEdge(15_000);
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await request(app.baseUrl, 'GET', '/v1/payments', { token: shop.apiKey })).status);
     expect(statuses.slice(0, 5).every((s) => s === 200)).toBe(true);
@@ -24,6 +27,8 @@ describe('rate limits', () => {
 
   it('holds the limit under a burst: of 20 requests sent at once with one key, exactly 5 pass', async () => {
     const shop = await makeShop(app);
+    // The limit counts in fixed one-minute windows: these requests must fall in one.
+    await clearOfWindowEdge(15_000);
     const statuses = await Promise.all(Array.from({ length: 20 }, () => request(app.baseUrl, 'GET', '/v1/payments', { token: shop.apiKey }).then((r) => r.status)));
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(15);
