@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
 import { endOverdueLateWindows } from '../../src/domain/payments/expiry.js';
+import { oneByOne } from '../../src/domain/payments/sweeps.js';
 import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
 // A payment the database refuses to change (here a trigger of the test's own, as a guard refusing
@@ -57,6 +58,18 @@ describe('a payment a sweep cannot settle', () => {
     await client.query('DELETE FROM test_poisoned');
     expect(await expireDuePayments(app.deps, { lanes: 1, batch: 25 })).toBe(1);
     expect(await status(ids[0]!)).toBe('expired');
+  });
+
+  it('hands the database being away back to the ticker (which backs off) instead of going one by one', async () => {
+    const [id] = await livePayments(1);
+    await backdate([id!], 'expires_at');
+    let ran = 0;
+    const lost = new Error('Connection terminated unexpectedly');
+    await expect(oneByOne(app.deps, 'expiry', 10, lost, async () => ++ran > 0)).rejects.toBe(lost);
+    expect(ran).toBe(0);
+    // A refusal of one row is the other case: the due payment is tried on its own.
+    expect(await oneByOne(app.deps, 'expiry', 10, new Error('refused'), async () => ++ran > 0)).toEqual({ tried: 1, done: 1, failed: 0 });
+    expect(await expireDuePayments(app.deps)).toBe(1);
   });
 
   it('does not stop the others’ fees coming back at the end of their late windows', async () => {

@@ -1,3 +1,4 @@
+import { isConnectionLost, isSessionEndedUncommitted } from '../../db/errors.js';
 import type { Deps } from '../deps.js';
 import { sweepCandidates, type Sweep } from './store/locks.js';
 
@@ -8,7 +9,8 @@ import { sweepCandidates, type Sweep } from './store/locks.js';
  * So the batch's payments are taken one by one instead, each in its own transaction (`run`, the
  * same rules as the batch): the others go through, the failing one is logged with its id at error
  * level on each tick until someone looks, and the tick ends there (the failing payment would head
- * the next batch again). Returns how many `run` reported done.
+ * the next batch again). The database being away is not such a reason: that error goes back to the
+ * ticker, which tries again. Returns how many `run` reported done.
  */
 export async function oneByOne(
   deps: Deps,
@@ -17,6 +19,8 @@ export async function oneByOne(
   batchError: unknown,
   run: (paymentId: string) => Promise<boolean>,
 ): Promise<{ tried: number; done: number; failed: number }> {
+  // The database away (a restart, a failover) is no bad row: the ticker tries again, backing off.
+  if (isConnectionLost(batchError) || isSessionEndedUncommitted(batchError)) throw batchError;
   deps.log.error({ err: batchError, sweep }, `${sweep} sweep: a batch failed; its payments one by one`);
   const ids = await sweepCandidates(deps.prisma, sweep, limit);
   let done = 0;
