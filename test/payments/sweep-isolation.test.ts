@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Prisma } from '../../src/generated/prisma/client.js';
 import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
 import { endOverdueLateWindows } from '../../src/domain/payments/expiry.js';
 import { oneByOne } from '../../src/domain/payments/sweeps.js';
@@ -66,6 +67,13 @@ describe('a payment a sweep cannot settle', () => {
     let ran = 0;
     const lost = new Error('Connection terminated unexpectedly');
     await expect(oneByOne(app.deps, 'expiry', 10, lost, async () => ++ran > 0)).rejects.toBe(lost);
+    // PgBouncer while its server is away (seen in `npm run bench -- failover`): SQLSTATE 08P01.
+    const bouncer = new Prisma.PrismaClientKnownRequestError('Database error. Code: `08P01`. Message: `server login has been failing, try again later (server_login_retry)`', {
+      code: 'P2039',
+      clientVersion: Prisma.prismaVersion.client,
+      meta: { driverAdapterError: { cause: { originalCode: '08P01', kind: 'postgres' } } },
+    });
+    await expect(oneByOne(app.deps, 'expiry', 10, bouncer, async () => ++ran > 0)).rejects.toBe(bouncer);
     expect(ran).toBe(0);
     // A refusal of one row is the other case: the due payment is tried on its own.
     expect(await oneByOne(app.deps, 'expiry', 10, new Error('refused'), async () => ++ran > 0)).toEqual({ tried: 1, done: 1, failed: 0 });
