@@ -3,24 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
 import { endOverdueLateWindows } from '../../src/domain/payments/expiry.js';
 import { CLAIM_LATE_WINDOWS_OVER } from '../../src/domain/payments/store/locks.js';
-import { holdPaymentRow } from '../support/db-rows.js';
-import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { holdPaymentRow, planWithoutSeqScan } from '../support/db-rows.js';
+import { createPaymentRest, gqlOk, makeShop, request, startAppWithClient, startTestApp, type TestApp } from '../support/harness.js';
 
 // The late-window sweep (jobs/end-late-windows.ts) gives a live payment's reserved fee back once
 // its late window is over; every worker process runs it, claiming rows with SKIP LOCKED. The API
 // here runs no sweep of its own: the sweeps are called directly, several at once.
 let app: TestApp;
 let client: pg.Client;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  app = await startTestApp({ role: 'api' });
-  client = new pg.Client({ connectionString: app.databaseUrl });
-  await client.connect();
+  ({ app, client, stop } = await startAppWithClient());
 });
-afterAll(async () => {
-  await client.end();
-  await app.stop();
-});
+afterAll(() => stop());
 
 const credit = async (merchantKey: string) =>
   (await gqlOk(app.baseUrl, `{ viewer { merchant { credit { balance reserved available } } } }`, {}, merchantKey)).viewer.merchant.credit;
@@ -132,16 +128,9 @@ describe('the late-window sweep', () => {
   });
 
   it('finds the fees through payments_reserved_late_idx, bounded by the deadline', async () => {
-    await client.query('BEGIN');
-    try {
-      await client.query('SET LOCAL enable_seqscan = off');
-      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_LATE_WINDOWS_OVER}`, [50]);
-      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(text).toContain('payments_reserved_late_idx');
-      expect(text).toMatch(/Index Cond: \(late_until <= statement_timestamp\(\)\)/);
-    } finally {
-      await client.query('ROLLBACK');
-    }
+    const text = await planWithoutSeqScan(client, CLAIM_LATE_WINDOWS_OVER, [50]);
+    expect(text).toContain('payments_reserved_late_idx');
+    expect(text).toMatch(/Index Cond: \(late_until <= statement_timestamp\(\)\)/);
   });
 });
 

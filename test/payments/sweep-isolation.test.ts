@@ -4,18 +4,17 @@ import { Prisma } from '../../src/generated/prisma/client.js';
 import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
 import { endOverdueLateWindows } from '../../src/domain/payments/expiry.js';
 import { oneByOne } from '../../src/domain/payments/sweeps.js';
-import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, makeShop, startAppWithClient, type TestApp } from '../support/harness.js';
 
 // A payment the database refuses to change (here a trigger of the test's own, as a guard refusing
 // one row would) must not stop a sweep for every other payment: the sweep's batch fails, and its
 // payments go one by one instead. The API here runs no sweep of its own.
 let app: TestApp;
 let client: pg.Client;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  app = await startTestApp({ role: 'api' });
-  client = new pg.Client({ connectionString: app.databaseUrl });
-  await client.connect();
+  ({ app, client, stop } = await startAppWithClient());
   await client.query(`
     CREATE TABLE test_poisoned (id uuid PRIMARY KEY);
     CREATE FUNCTION test_poison() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -27,8 +26,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await client.query('DROP TRIGGER test_poison ON payments; DROP FUNCTION test_poison(); DROP TABLE test_poisoned;');
-  await client.end();
-  await app.stop();
+  await stop();
 });
 
 async function livePayments(count: number): Promise<string[]> {

@@ -1,23 +1,20 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_DUE_PENDING } from '../../src/domain/payments/store/locks.js';
-import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, makeShop, startAppWithClient, type TestApp } from '../support/harness.js';
+import { planWithoutSeqScan } from '../support/db-rows.js';
 
 // The create_payment SQL function (src/domain/payments/sql/create_payment.sql) through the door: the
 // code draw (a free multiple of code_step() in code_step()..code_step()×maxCode, a hold past its late
 // window released and its amount reused). Its fee: test/db/rule-owners.test.ts.
 let app: TestApp;
 let client: pg.Client;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  app = await startTestApp({ role: 'api' });
-  client = new pg.Client({ connectionString: app.databaseUrl });
-  await client.connect();
+  ({ app, client, stop } = await startAppWithClient());
 });
-afterAll(async () => {
-  await client.end();
-  await app.stop();
-});
+afterAll(() => stop());
 
 describe('create_payment', () => {
   it('gives every code of 10..10×maxCode once, then reuses the amount of a hold past its late window', async () => {
@@ -46,16 +43,9 @@ describe('create_payment', () => {
     const row = await client.query<{ expires_at: Date }>('SELECT expires_at FROM payments WHERE id = $1', [p.id]);
     expect(row.rows[0]!.expires_at.toISOString()).toBe(p.expiresAt);
     // The sweep's claim (claimDuePending) reads the partial index, not the table, even with many rows.
-    await client.query('BEGIN');
-    try {
-      await client.query('SET LOCAL enable_seqscan = off');
-      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${CLAIM_DUE_PENDING}`, [25]);
-      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(text).toContain('payments_pending_expiry_idx');
-      // The deadline bounds the index scan (a volatile clock would only filter what it returns).
-      expect(text).toMatch(/Index Cond: \(expires_at <= statement_timestamp\(\)\)/);
-    } finally {
-      await client.query('ROLLBACK');
-    }
+    const text = await planWithoutSeqScan(client, CLAIM_DUE_PENDING, [25]);
+    expect(text).toContain('payments_pending_expiry_idx');
+    // The deadline bounds the index scan (a volatile clock would only filter what it returns).
+    expect(text).toMatch(/Index Cond: \(expires_at <= statement_timestamp\(\)\)/);
   });
 });

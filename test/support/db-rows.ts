@@ -64,3 +64,18 @@ export async function holdPaymentRow(prisma: Deps['prisma'], id: string): Promis
     await holder;
   };
 }
+
+/**
+ * The plan PostgreSQL would choose for `sql` with sequential scans off (a small test table would
+ * otherwise be scanned whole whatever the indexes): what a test reads to see an index used.
+ */
+export async function planWithoutSeqScan(client: pg.Client, sql: string, params: unknown[]): Promise<string> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SET LOCAL enable_seqscan = off');
+    const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, params);
+    return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { ensureDatabase } from '../../src/db/embedded.js';
@@ -77,6 +78,24 @@ export async function startTestApp(opts: { role?: Role; env?: Record<string, str
   });
   const port = runtime.http?.port;
   return { baseUrl: `http://127.0.0.1:${port}`, databaseUrl, runtime, deps: runtime.deps, stop: runtime.stop };
+}
+
+/**
+ * An API process (no workers: the test calls what they would run) and a pg client straight to its
+ * database, for a file's beforeAll; `stop` for its afterAll.
+ */
+export async function startAppWithClient(): Promise<{ app: TestApp; client: pg.Client; stop: () => Promise<void> }> {
+  const app = await startTestApp({ role: 'api' });
+  const client = new pg.Client({ connectionString: app.databaseUrl });
+  await client.connect();
+  return {
+    app,
+    client,
+    stop: async () => {
+      await client.end();
+      await app.stop();
+    },
+  };
 }
 
 export type HttpResult<T = any> = { status: number; headers: Headers; body: T; text: string };
