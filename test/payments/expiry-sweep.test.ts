@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
 import { holdPaymentRow } from '../support/db-rows.js';
-import { createPaymentRest, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gaugeValue, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
 // The expiry sweep (jobs/expire-due.ts) runs in every worker process, several lanes each: they
 // claim due payments with SKIP LOCKED, so together they expire each payment exactly once. The API
@@ -57,11 +57,7 @@ describe('the expiry sweep', () => {
     // No worker here, as when none runs in production: the gauge is what an operator alerts on.
     const shop = await makeShop(app, { settings: { maxCode: 99 } });
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 80_000 })).body;
-    const gauge = async () => {
-      const res = await request(app.baseUrl, 'GET', '/metrics');
-      expect(res.status).toBe(200);
-      return Number(/^gateway_expiry_overdue_seconds (\S+)$/m.exec(res.text)![1]);
-    };
+    const gauge = () => gaugeValue(app.baseUrl, 'gateway_expiry_overdue_seconds');
     expect(await gauge()).toBe(0);
     await app.deps.prisma.payment.update({ where: { id: p.id }, data: { expiresAt: new Date(Date.now() - 30_000) } });
     const overdue = await gauge();

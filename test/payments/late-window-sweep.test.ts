@@ -4,7 +4,7 @@ import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
 import { endOverdueLateWindows } from '../../src/domain/payments/expiry.js';
 import { CLAIM_LATE_WINDOWS_OVER } from '../../src/domain/payments/store/locks.js';
 import { holdPaymentRow, planWithoutSeqScan } from '../support/db-rows.js';
-import { createPaymentRest, gqlOk, makeShop, request, startAppWithClient, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gaugeValue, gqlOk, makeShop, startAppWithClient, startTestApp, type TestApp } from '../support/harness.js';
 
 // The late-window sweep (jobs/end-late-windows.ts) gives a live payment's reserved fee back once
 // its late window is over; every worker process runs it, claiming rows with SKIP LOCKED. The API
@@ -113,11 +113,7 @@ describe('the late-window sweep', () => {
   it('/metrics shows how long ago the oldest reserved fee’s late window ended, 0 once the sweep ran', async () => {
     const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, settings: { maxCode: 99 } });
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 90_000 })).body;
-    const gauge = async () => {
-      const res = await request(app.baseUrl, 'GET', '/metrics');
-      expect(res.status).toBe(200);
-      return Number(/^gateway_late_window_overdue_seconds (\S+)$/m.exec(res.text)![1]);
-    };
+    const gauge = () => gaugeValue(app.baseUrl, 'gateway_late_window_overdue_seconds');
     expect(await gauge()).toBe(0);
     await backdate([p.id], 60_000, 30_000);
     const overdue = await gauge();

@@ -124,6 +124,15 @@ export async function request<T = any>(
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 
+/** One unlabelled gauge's value as `/metrics` shows it now (no METRICS_TOKEN set). */
+export async function gaugeValue(baseUrl: string, name: string): Promise<number> {
+  const res = await request(baseUrl, 'GET', '/metrics');
+  if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+  const line = new RegExp(`^${name} (\\S+)$`, 'm').exec(res.text);
+  if (!line) throw new Error(`/metrics has no ${name}`);
+  return Number(line[1]);
+}
+
 export type GqlResult<T = any> = { status: number; data: T; errors?: { message: string; path?: string[]; extensions: { code: string; details: any } }[] };
 
 export async function gql<T = any>(baseUrl: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<GqlResult<T>> {

@@ -45,9 +45,12 @@ async function endLateWindow(tx: Tx, jobs: JobQueue, payment: LockedPayment): Pr
  */
 export async function endLateWindowsBatch(deps: Deps, limit: number): Promise<{ claimed: number; released: number }> {
   return decisionTransaction(deps.prisma, async (tx) => {
+    // Held since the claim: the rows are read once, and each is decided at the claim's clock, in the
+    // claim's (merchant) order.
     const claimed = await claimLateWindowsOver(tx, limit);
+    const rows = new Map((await tx.payment.findMany({ where: { id: { in: claimed.map((c) => c.id) } } })).map((p) => [p.id, p]));
     let released = 0;
-    for (const { id } of claimed) if (await endLateWindow(tx, deps.jobs, await lockPayment(tx, id))) released++;
+    for (const { id, now } of claimed) if (await endLateWindow(tx, deps.jobs, { ...rows.get(id)!, lockedAt: now })) released++;
     return { claimed: claimed.length, released };
   });
 }

@@ -56,11 +56,12 @@ export const CLAIM_DUE_PENDING = `
 /**
  * Claims up to `limit` live payments whose fee is still reserved past their late window (pending or
  * expired: the fee is due back), that no other transaction holds, the earliest `lateUntil` first:
- * the late-window sweep's batch. As `claimDuePending`: rows held elsewhere are skipped, so sweeps
- * split the work, and `statement_timestamp()` bounds payments_reserved_late_idx.
+ * the late-window sweep's batch, with the clock read once they are held. As `claimDuePending`: rows
+ * held elsewhere are skipped, so sweeps split the work, and `statement_timestamp()` bounds
+ * payments_reserved_late_idx.
  */
-export async function claimLateWindowsOver(tx: Tx, limit: number): Promise<{ id: string }[]> {
-  return tx.$queryRawUnsafe<{ id: string }[]>(CLAIM_LATE_WINDOWS_OVER, limit);
+export async function claimLateWindowsOver(tx: Tx, limit: number): Promise<{ id: string; now: Date }[]> {
+  return tx.$queryRawUnsafe<{ id: string; now: Date }[]>(CLAIM_LATE_WINDOWS_OVER, limit);
 }
 
 /** A live fee still reserved past its payment's late window: what the late-window sweep claims. */
@@ -78,7 +79,7 @@ export const CLAIM_LATE_WINDOWS_OVER = `
       ORDER BY late_until
       LIMIT $1::int
       FOR UPDATE SKIP LOCKED)
-    SELECT id FROM over ORDER BY merchant_id, id`;
+    SELECT id, clock_timestamp() AS now FROM over ORDER BY merchant_id, id`;
 
 /** Each sweep's rows: what it is due to settle, and the deadline that makes them due. */
 const SWEPT = {
