@@ -44,11 +44,9 @@ export function dbErrorToAppError(err: unknown): AppError | undefined {
     // Reached only after retryOnConflict gave up: the caller may simply try again.
     return new AppError('conflict', 'The request collided with concurrent requests; try again.', { retryable: true });
   }
-  // The connection failed (class 08, PgBouncer's "server conn crashed?" among them), the server
-  // ended the session or cannot take one (class 57P: a terminated backend, a shutdown, a crash
-  // restart, a failover), or the socket went away: an outage the caller may retry, a create with
-  // its Idempotency-Key (whether it committed is unknown), not a bug.
-  if (code?.startsWith('08') || code?.startsWith('57P') || isConnectionLost(err)) {
+  // An outage the caller may retry, a create with its Idempotency-Key (whether it committed is
+  // unknown), not a bug.
+  if (isConnectionFailure(err)) {
     return new AppError('unavailable', 'The database connection was lost; try again.', { retryAfterSeconds: 1 });
   }
   if (code === '57014' || code === '55P03' || code?.startsWith('53')) return new AppError('unavailable', undefined, { retryAfterSeconds: 1 });
@@ -121,6 +119,19 @@ export function isConnectionLost(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && CONNECTION_SOCKET_CODES.has(code)) return true;
   return CONNECTION_LOST_MESSAGES.test(err.message);
+}
+
+/**
+ * The connection or the server failed, not the statement: the connection failed (SQLSTATE class 08,
+ * PgBouncer's "server conn crashed?" and "server login has been failing" among them), the server
+ * ended the session or cannot take one (class 57P: a terminated backend, a shutdown, a crash
+ * restart, a failover), or the socket went away (`isConnectionLost`). Such a connection is not
+ * handed out again (src/db/pool.ts, src/db/statement.ts), a sweep backs off instead of blaming a
+ * row (src/domain/payments/sweeps.ts), and the caller is told 503.
+ */
+export function isConnectionFailure(err: unknown): boolean {
+  const code = pgError(err)?.code;
+  return code?.startsWith('08') === true || code?.startsWith('57P') === true || isConnectionLost(err);
 }
 
 /** Prisma's codes for an unreachable server, a closed connection, a socket or pool timeout. */

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { retryEndedSession } from './errors.js';
+import { isConnectionFailure, retryEndedSession } from './errors.js';
 
 /**
  * Statements this process has sent through its pool: a count, and while `names` is an array the
@@ -191,12 +191,36 @@ export function endedSessionAttempts(pool: pg.Pool): number {
  * the caller's.
  */
 function retryEndedSessions(pool: pg.Pool): void {
-  const once = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+  const pgPoolQuery = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
   const attempts = endedSessionAttempts(pool);
   pool.query = function query(...args: unknown[]): never {
     // A cursor or stream carries its own state and cannot be sent twice.
-    if (typeof args[0] === 'object' && args[0] !== null && 'submit' in args[0]) return once(...args) as never;
+    if (typeof args[0] === 'object' && args[0] !== null && 'submit' in args[0]) return pgPoolQuery(...args) as never;
     const callback = takeCallback(args);
-    return answer(retryEndedSession(attempts, () => once(...args)), callback);
+    return answer(retryEndedSession(attempts, () => queryOnce(pool, args)), callback);
   } as typeof pool.query;
+}
+
+/**
+ * One autocommit statement on a pooled connection, which goes back to the pool afterwards unless
+ * the connection itself failed. pg-pool's own `pool.query` discards the connection whenever the
+ * statement fails, a refusal included (a unique violation, a constraint, a RAISE of the create
+ * function: GW503 no card, GW402 credit): the next statement then waited for a new server process
+ * (a fork, authentication, and every cached plan and PL/pgSQL function compiled again). The create
+ * hot path meets the unique index over live holds by design (two creates drawing one amount), and a
+ * caller sending refused requests made the server start a process for each. A refused statement
+ * leaves its connection as clean as a successful one (the server rolled back its implicit
+ * transaction); a lost or ended connection is discarded, as pg-pool does for one no longer queryable.
+ */
+async function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
+  const client = await pool.connect();
+  let failed: unknown;
+  try {
+    return await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+  } catch (err) {
+    failed = err;
+    throw err;
+  } finally {
+    client.release(failed !== undefined && isConnectionFailure(failed) ? (failed as Error) : undefined);
+  }
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { isConnectionLost, isSessionEndedUncommitted, retryEndedSession } from './errors.js';
+import { isConnectionFailure, retryEndedSession } from './errors.js';
 import { endedSessionAttempts, PREPARE, STATEMENT_LABEL } from './pool.js';
 
 /** Something that runs a statement: the pool (autocommit) or a client inside a transaction. */
@@ -56,7 +56,7 @@ async function onceInTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) 
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    // A connection the server ended is discarded, not handed to the next caller.
-    client.release(failed !== undefined && (isSessionEndedUncommitted(failed) || isConnectionLost(failed)) ? (failed as Error) : undefined);
+    // A connection that failed is discarded, not handed to the next caller; one whose statement was refused goes back.
+    client.release(failed !== undefined && isConnectionFailure(failed) ? (failed as Error) : undefined);
   }
 }

@@ -1,4 +1,4 @@
-import { isConnectionLost, isSessionEndedUncommitted, sqlState } from '../../db/errors.js';
+import { isConnectionFailure } from '../../db/errors.js';
 import type { Deps } from '../deps.js';
 import { sweepCandidates, type Sweep } from './store/locks.js';
 
@@ -21,7 +21,7 @@ export async function oneByOne(
 ): Promise<{ tried: number; done: number; failed: number }> {
   // The database away (a restart, a failover; PgBouncer's "server login has been failing" is SQLSTATE
   // class 08, connection exception) is no bad row: the ticker tries again, backing off.
-  if (isConnectionLost(batchError) || isSessionEndedUncommitted(batchError) || sqlState(batchError)?.startsWith('08')) throw batchError;
+  if (isConnectionFailure(batchError)) throw batchError;
   deps.log.error({ err: batchError, sweep }, `${sweep} sweep: a batch failed; its payments one by one`);
   const ids = await sweepCandidates(deps.prisma, sweep, limit);
   let done = 0;

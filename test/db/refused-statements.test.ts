@@ -1,0 +1,103 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '../../src/db/pool.js';
+import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
+import { inTransaction } from '../../src/db/statement.js';
+import { createPaymentRest, makeProject, makeShop, startTestApp, type TestApp } from '../support/harness.js';
+
+// A statement the database refuses (a unique violation, a RAISE of the create function: no card,
+// no credit) leaves its connection as clean as one that succeeded. pg-pool's own `pool.query`
+// discarded the connection on any error, so each refusal cost a new server process (a fork,
+// authentication, the create function compiled again): the create hot path meets the unique index
+// over live holds by design, and a caller sending refused creates made the server start a process
+// per request. A connection that failed (lost, or its session ended) is still discarded.
+
+describe('a refused statement keeps its connection', () => {
+  let app: TestApp;
+  let admin: pg.Client;
+  let database: string;
+  let pool: pg.Pool;
+  let prisma: PrismaClient;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    database = new URL(app.databaseUrl).pathname.slice(1);
+    admin = new pg.Client({ connectionString: app.databaseUrl });
+    await admin.connect();
+    await admin.query('CREATE TABLE refused_probe (id int PRIMARY KEY)');
+    await admin.query('INSERT INTO refused_probe VALUES (1)');
+    // One connection: a statement that cost it shows as another backend pid.
+    pool = createPool(app.databaseUrl, 1);
+    prisma = createPrisma(pool);
+  });
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await pool?.end();
+    await admin?.end();
+    await app?.stop();
+  });
+
+  const backendPid = async () => (await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  /** Server processes started for this file's database since the server started (PostgreSQL 14+). */
+  const sessions = async () =>
+    Number((await admin.query<{ n: string }>('SELECT sessions::text AS n FROM pg_stat_database WHERE datname = $1', [database])).rows[0]!.n);
+
+  it('on the pool: a unique violation, a division by zero and a RAISE with a custom SQLSTATE leave the one connection in use', async () => {
+    const pid = await backendPid();
+    const refusals: [string, string][] = [
+      ['INSERT INTO refused_probe VALUES (1)', '23505'],
+      ['SELECT 1 / 0', '22012'],
+      [`DO $$ BEGIN RAISE EXCEPTION 'no card available' USING ERRCODE = 'GW503'; END $$`, 'GW503'],
+    ];
+    for (let round = 0; round < 5; round++) {
+      for (const [sql, code] of refusals) await expect(pool.query(sql)).rejects.toMatchObject({ code });
+    }
+    expect(await backendPid()).toBe(pid);
+    expect(pool.totalCount).toBe(1);
+  });
+
+  it('through Prisma on the pool: a refused create leaves the connection in use', async () => {
+    const pid = await backendPid();
+    for (let i = 0; i < 5; i++) {
+      await expect(prisma.$executeRawUnsafe('INSERT INTO refused_probe VALUES (1)')).rejects.toThrow();
+    }
+    expect(await backendPid()).toBe(pid);
+  });
+
+  it('a transaction rolled back for a refusal gives its connection back too', async () => {
+    const pid = await backendPid();
+    for (let i = 0; i < 5; i++) {
+      await expect(inTransaction(pool, (client) => client.query('INSERT INTO refused_probe VALUES (1)'))).rejects.toMatchObject({ code: '23505' });
+    }
+    expect(await backendPid()).toBe(pid);
+  });
+
+  it('a connection whose session the server ended is replaced, and the statement runs on the new one', async () => {
+    const pid = await backendPid();
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    const next = await backendPid();
+    expect(next).not.toBe(pid);
+    expect(pool.totalCount).toBe(1);
+  });
+
+  it('the service: 40 creates refused inside the create function (no card, no credit) start no server process', async () => {
+    const noCard = await makeProject(app);
+    const noCredit = await makeShop(app, { sandbox: false, credit: 0 });
+    // Warm: the service's pool has what one request at a time needs.
+    for (let i = 0; i < 3; i++) {
+      expect((await createPaymentRest(app, noCard.apiKey, { amount: 100_000 })).status).toBe(503);
+      expect((await createPaymentRest(app, noCredit.apiKey, { amount: 100_000 })).status).toBe(402);
+    }
+    const before = await sessions();
+    for (let i = 0; i < 20; i++) {
+      const noCardAnswer = await createPaymentRest(app, noCard.apiKey, { amount: 100_000 });
+      expect(noCardAnswer.status).toBe(503);
+      expect(noCardAnswer.body.error.code).toBe('no_card_available');
+      const noCreditAnswer = await createPaymentRest(app, noCredit.apiKey, { amount: 100_000 });
+      expect(noCreditAnswer.status).toBe(402);
+      expect(noCreditAnswer.body.error.code).toBe('merchant_credit_exhausted');
+    }
+    // Each refusal cost a process before (40 here); the queue's own pool may open one meanwhile.
+    expect(await sessions()).toBeLessThanOrEqual(before + 2);
+  });
+});
