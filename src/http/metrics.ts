@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { RequestHandler, Router } from 'express';
 import { Router as makeRouter } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type pg from 'pg';
 import type { ReadReplica } from '../db/read-pool.js';
 import type { Deps } from '../domain/deps.js';
 import { overdueSeconds } from '../domain/payments/store/locks.js';
@@ -41,6 +42,7 @@ export function createMetrics() {
   const routes = (deps: Deps): Router => {
     if (deps.reads) replicaGauges(registry, deps.reads);
     sweepGauges(registry, deps);
+    poolMetrics(registry, deps.pool);
     const router = makeRouter();
     router.get('/metrics', async (req, res) => {
       const token = deps.config.metricsToken;
@@ -96,6 +98,36 @@ function sweepGauges(registry: Registry, deps: Deps) {
       },
     });
   }
+}
+
+/**
+ * The process's pool (DATABASE_URL, DATABASE_POOL_SIZE): connections open and idle, callers waiting
+ * for one (a pool too small for the load), and connections opened since start. The last should stay
+ * flat under steady load: it rises when connections are lost (a failover, PgBouncer restarting) or
+ * when load grows past the idle ones, and each opening costs the server a new process (or
+ * PgBouncer a login).
+ */
+function poolMetrics(registry: Registry, pool: pg.Pool) {
+  const opened = new Counter({ name: 'gateway_db_connections_opened_total', help: 'Connections this process\'s pool opened to DATABASE_URL', registers: [registry] });
+  pool.on('connect', () => opened.inc());
+  new Gauge({
+    name: 'gateway_db_pool_connections',
+    help: 'Connections in this process\'s pool (DATABASE_POOL_SIZE at most), by state: in_use or idle',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'gateway_db_pool_waiting',
+    help: 'Statements and transactions waiting for a connection of this process\'s pool (the scrape\'s own gauges that read the database count while they wait)',
+    registers: [registry],
+    collect() {
+      this.set(pool.waitingCount);
+    },
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../src/db/pool.js';
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
 import { inTransaction } from '../../src/db/statement.js';
-import { createPaymentRest, makeProject, makeShop, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gaugeValue, makeProject, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 
 // A statement the database refuses (a unique violation, a RAISE of the create function: no card,
 // no credit) leaves its connection as clean as one that succeeded. pg-pool's own `pool.query`
@@ -89,6 +89,7 @@ describe('a refused statement keeps its connection', () => {
       expect((await createPaymentRest(app, noCredit.apiKey, { amount: 100_000 })).status).toBe(402);
     }
     const before = await sessions();
+    const openedBefore = await gaugeValue(app.baseUrl, 'gateway_db_connections_opened_total');
     for (let i = 0; i < 20; i++) {
       const noCardAnswer = await createPaymentRest(app, noCard.apiKey, { amount: 100_000 });
       expect(noCardAnswer.status).toBe(503);
@@ -99,5 +100,11 @@ describe('a refused statement keeps its connection', () => {
     }
     // Each refusal cost a process before (40 here); the queue's own pool may open one meanwhile.
     expect(await sessions()).toBeLessThanOrEqual(before + 2);
+    // The service's own count of the connections it opened says the same (pg-boss's pool aside).
+    expect(await gaugeValue(app.baseUrl, 'gateway_db_connections_opened_total')).toBe(openedBefore);
+    const scrape = (await request(app.baseUrl, 'GET', '/metrics')).text;
+    expect(scrape).toMatch(/^gateway_db_pool_connections\{state="idle"\} \d+$/m);
+    expect(scrape).toMatch(/^gateway_db_pool_connections\{state="in_use"\} \d+$/m);
+    expect(scrape).toMatch(/^gateway_db_pool_waiting \d+$/m);
   });
 });
