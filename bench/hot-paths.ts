@@ -51,6 +51,10 @@ async function main() {
     const one = await seedProject(base, merchantKey, 'one card', 1);
     const four = await seedProject(base, merchantKey, 'four cards on one phone', 4, { phone: true });
     const fourApart = await seedProject(base, merchantKey, 'four cards, no phone', 4);
+    // A live shop: its own merchant (every create reserves a fee on that merchant's row), with
+    // credit for far more creates than a run makes.
+    const liveMerchant = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench live merchant', credit: 100_000_000_000_000 });
+    const fourLive = await seedProject(base, liveMerchant.merchantKey, 'live, four cards on one phone', 4, { live: true });
     const floorOne = await seedProject(base, merchantKey, 'floor, one card', 1);
     const floorFour = await seedProject(base, merchantKey, 'floor, four cards', 4);
     const reads = await seedProject(base, merchantKey, 'reads', 1);
@@ -68,6 +72,8 @@ async function main() {
       // Production's limiter, counting every request, with a ceiling no benchmark reaches.
       RATE_LIMIT_PER_MINUTE: '100000000',
       PUBLIC_RATE_LIMIT_PER_MINUTE: '100000000',
+      // The live shop's phone sent one heartbeat at seeding: online for the whole run.
+      DEVICE_OFFLINE_SECONDS: '86400',
     };
     // BENCH_POOLER=pgbouncer: the service reaches PostgreSQL through Debian's PgBouncer in
     // transaction mode (DATABASE_URL), with DATABASE_DIRECT_URL for what needs a session; the floor
@@ -124,6 +130,7 @@ async function main() {
     const floorCreate = (projectId: string): Side => ({ url: floorUrl, method: 'POST', path: '/v1/payments', body: 'rest-create', projectId });
     const scenarios: Scenario[] = [
       { name: 'POST /v1/payments, 4 cards on one phone', floorName: 'minimal create', floor: floorCreate(floorFour.projectId), service: restCreate(four), target: '≥ 0.6, p99 ≤ 100 ms', atRate: true },
+      { name: 'POST /v1/payments, live, 4 cards on one phone', floorName: 'minimal create', floor: floorCreate(floorFour.projectId), service: restCreate(fourLive), target: '(beside it: a fee reserved per create)' },
       { name: 'POST /v1/payments, 4 cards, no phone', floorName: 'minimal create', floor: floorCreate(floorFour.projectId), service: restCreate(fourApart), target: '(beside it)' },
       { name: 'POST /v1/payments, 1 card', floorName: 'minimal create', floor: floorCreate(floorOne.projectId), service: restCreate(one), target: '≥ 0.5' },
       {

@@ -201,15 +201,26 @@ export const gql = <T = any>(baseUrl: string, token: string, query: string, vari
 
 /**
  * A sandbox project with `cards` cards. With `phone`, the cards sit on one phone (one match scope),
- * as live cards always do; without, each card is its own scope (the figure kept beside it).
+ * as live cards always do; without, each card is its own scope (the figure kept beside it). With
+ * `live`, a live project (each create reserves its fee on the merchant's row; the merchant needs
+ * credit) whose phone has sent one heartbeat (it stays online as long as the service's
+ * DEVICE_OFFLINE_SECONDS).
  */
-export async function seedProject(baseUrl: string, merchantKey: string, name: string, cards: number, opts: { phone?: boolean } = {}): Promise<{ projectId: string; apiKey: string }> {
+export async function seedProject(
+  baseUrl: string,
+  merchantKey: string,
+  name: string,
+  cards: number,
+  opts: { phone?: boolean; live?: boolean } = {},
+): Promise<{ projectId: string; apiKey: string }> {
   const { createProject } = await gql(baseUrl, merchantKey, 'mutation($input: CreateProjectInput!) { createProject(input: $input) { apiKey project { id } } }', {
-    input: { name, sandbox: true, maxCode: 9999 },
+    input: { name, sandbox: !opts.live, maxCode: 9999 },
   });
-  const deviceId = opts.phone
-    ? (await gql(baseUrl, merchantKey, 'mutation($n: String!) { createDevice(input: { name: $n }) { device { id } } }', { n: `${name} phone` })).createDevice.device.id
+  const device = opts.phone || opts.live
+    ? (await gql(baseUrl, merchantKey, 'mutation($n: String!) { createDevice(input: { name: $n }) { token device { id } } }', { n: `${name} phone` })).createDevice
     : undefined;
+  if (opts.live) await call(baseUrl, 'POST', '/v1/device/heartbeat', device.token);
+  const deviceId = device?.device.id;
   for (let i = 0; i < cards; i++) {
     await gql(baseUrl, merchantKey, 'mutation($input: CreateCardInput!) { createCard(input: $input) { id } }', {
       input: { projectId: createProject.project.id, deviceId, bankCode: 'mellat', cardNumber: `610433781234${String(5678 + i).padStart(4, '0')}`, holderName: 'Bench shop' },
