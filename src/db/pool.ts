@@ -221,6 +221,21 @@ async function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
     failed = err;
     throw err;
   } finally {
-    client.release(failed !== undefined && isConnectionFailure(failed) ? (failed as Error) : undefined);
+    releaseClient(client, failed);
   }
+}
+
+/**
+ * Gives a checked-out connection back after its work, `failed` with what made that work fail if
+ * anything did. It is discarded when the connection failed (`isConnectionFailure`), or when the
+ * server says it is still inside a transaction (a BEGIN sent as a plain statement, a ROLLBACK that
+ * did not happen): the next caller would find that transaction open, or aborted. Otherwise it goes
+ * back, a statement the database refused included.
+ */
+export function releaseClient(client: pg.PoolClient, failed: unknown): void {
+  if (failed !== undefined && isConnectionFailure(failed)) return client.release(failed as Error);
+  // 'I': idle, outside a transaction; 'T' inside one, 'E' inside a failed one.
+  const status = client.getTransactionStatus();
+  if (status !== 'I') return client.release(new Error(`connection given back inside a transaction (status ${status})`));
+  client.release();
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import { isConnectionFailure, retryEndedSession } from './errors.js';
-import { endedSessionAttempts, PREPARE, STATEMENT_LABEL } from './pool.js';
+import { retryEndedSession } from './errors.js';
+import { endedSessionAttempts, PREPARE, releaseClient, STATEMENT_LABEL } from './pool.js';
 
 /** Something that runs a statement: the pool (autocommit) or a client inside a transaction. */
 export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
@@ -56,7 +56,8 @@ async function onceInTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) 
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    // A connection that failed is discarded, not handed to the next caller; one whose statement was refused goes back.
-    client.release(failed !== undefined && isConnectionFailure(failed) ? (failed as Error) : undefined);
+    // A connection that failed, or is still inside the transaction (its ROLLBACK did not happen), is
+    // discarded, not handed to the next caller; one whose statement was refused goes back.
+    releaseClient(client, failed);
   }
 }
