@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../../src/db/pool.js';
+import { createPool, IDLE_CLOSE_MS, WARM_CONNECTIONS } from '../../src/db/pool.js';
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
 import { inTransaction } from '../../src/db/statement.js';
 import { createPaymentRest, gaugeValue, makeProject, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
@@ -91,6 +91,29 @@ describe('a refused statement keeps its connection', () => {
     const next = await backendPid();
     expect(next).not.toBe(pid);
     expect(pool.totalCount).toBe(1);
+  });
+
+  it('a pool keeps WARM_CONNECTIONS connections however long they sit idle, and closes the rest', async () => {
+    expect(WARM_CONNECTIONS).toBe(2);
+    expect(IDLE_CLOSE_MS).toBeGreaterThanOrEqual(60_000);
+    const defaults = createPool(app.databaseUrl, 1);
+    expect(defaults.options.idleTimeoutMillis).toBe(IDLE_CLOSE_MS);
+    await defaults.end();
+    const quick = createPool(app.databaseUrl, 5, { idleTimeoutMillis: 150 });
+    try {
+      // Five at once: five connections.
+      const pids = new Set(
+        await Promise.all(Array.from({ length: 5 }, async () => (await quick.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_sleep(0.05)')).rows[0]!.pid)),
+      );
+      expect(pids.size).toBe(5);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(quick.totalCount).toBe(WARM_CONNECTIONS);
+      // The next statement runs on one of the connections kept, no new server process.
+      const next = (await quick.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      expect(pids.has(next)).toBe(true);
+    } finally {
+      await quick.end();
+    }
   });
 
   it('the service: 40 creates refused inside the create function (no card, no credit) start no server process', async () => {
