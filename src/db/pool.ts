@@ -151,9 +151,10 @@ export function guardAbandonedClients(onLateError: (err: unknown) => void): void
 /**
  * A new connection costs its first request ~20 ms (measured on 2 busy cores: the connection ~8 ms,
  * then the create's first call ~13 ms more than the next one: a new server process compiles each
- * PL/pgSQL function and loads its catalog caches on first use). pg-pool's defaults close every connection idle for 10 s, so
- * a shop whose requests come more than 10 s apart, most shops, paid that on every request. A pool
- * keeps this many connections however long they sit idle (fewer if its `max` is smaller)...
+ * PL/pgSQL function and loads its catalog caches on first use). pg-pool's defaults close every
+ * connection idle for 10 s, so a shop whose requests come more than 10 s apart, most shops, paid
+ * that on every request. A pool keeps this many connections however long they sit idle (fewer if
+ * its `max` is smaller)...
  */
 export const WARM_CONNECTIONS = 2;
 /** ...and closes those above it once idle this long (a burst's extra connections). */
