@@ -14,6 +14,7 @@ const SCENARIOS: Record<string, { file: string; what: string }> = {
   subscriptions: { file: 'subscriptions.ts', what: '10,000 idle checkoutStatus subscriptions over SSE and graphql-ws: heap and RSS each, after close (SUBS_CYCLES: open/close cycles per process; --snapshot: retained objects)' },
   soak: { file: 'soak.ts', what: 'SOAK_MINUTES (10) of creates, SMS deposits, webhooks and 500 subscriptions: memory of API and worker, p99 per minute, errors' },
   export: { file: 'export.ts', what: '100,000 payments exported as CSV and XLSX over HTTP: time and peak RSS of the server process' },
+  'quiet-shop': { file: 'quiet-shop.ts', what: 'a REST create after 12 s with no request (one API process), against one right after it' },
   failover: { file: 'failover.ts', what: 'kill -9 of the primary under load, synchronous standby promoted behind PgBouncer: failures, recovery, lost writes' },
 };
 
