@@ -242,21 +242,29 @@ async function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
     failed = err;
     throw err;
   } finally {
-    releaseClient(client, failed);
+    await releaseClient(client, failed);
   }
 }
 
 /**
  * Gives a checked-out connection back after its work, `failed` with what made that work fail if
- * anything did. It is discarded when the connection failed (`isConnectionFailure`), or when the
- * server says it is still inside a transaction (a BEGIN sent as a plain statement, a ROLLBACK that
- * did not happen): the next caller would find that transaction open, or aborted. Otherwise it goes
- * back, a statement the database refused included.
+ * anything did. It is discarded when the connection failed (`isConnectionFailure`). One the server
+ * says is still inside a transaction (a BEGIN sent as a plain statement, a ROLLBACK that did not
+ * happen) is rolled back first, and discarded if that does not bring it out: the next caller would
+ * find the transaction open, or aborted. Closing it is not enough behind PgBouncer in transaction
+ * mode, which may hand the server connection, still inside the transaction, to its next client (seen
+ * in CI's pooler pass). Otherwise it goes back, a statement the database refused included.
  */
-export function releaseClient(client: pg.PoolClient, failed: unknown): void {
+export async function releaseClient(client: pg.PoolClient, failed: unknown): Promise<void> {
   if (failed !== undefined && isConnectionFailure(failed)) return client.release(failed as Error);
   // 'I': idle, outside a transaction; 'T' inside one, 'E' inside a failed one.
-  const status = client.getTransactionStatus();
-  if (status !== 'I') return client.release(new Error(`connection given back inside a transaction (status ${status})`));
+  if (client.getTransactionStatus() !== 'I') {
+    const rolledBack = await client.query('ROLLBACK').then(
+      () => true,
+      () => false,
+    );
+    const status = client.getTransactionStatus();
+    if (!rolledBack || status !== 'I') return client.release(new Error(`connection given back inside a transaction (status ${status})`));
+  }
   client.release();
 }

@@ -56,8 +56,9 @@ async function onceInTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) 
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    // A connection that failed, or is still inside the transaction (its ROLLBACK did not happen), is
-    // discarded, not handed to the next caller; one whose statement was refused goes back.
-    releaseClient(client, failed);
+    // A connection that failed is discarded, not handed to the next caller; one still inside the
+    // transaction (its ROLLBACK did not happen) is rolled back or discarded; one whose statement was
+    // refused goes back.
+    await releaseClient(client, failed);
   }
 }
