@@ -207,7 +207,7 @@ export function endedSessionAttempts(pool: pg.Pool): number {
 /**
  * `pool.query` (an autocommit statement: Prisma's reads and writes outside a transaction, the typed
  * hot paths) runs again on another connection when the server answered it by ending the session
- * before anything committed (`isSessionEndedUncommitted`); pg-pool has already discarded the ended
+ * before anything committed (`isSessionEndedUncommitted`); `releaseClient` has discarded the ended
  * connection. Anything else, a lost connection whose statement may have committed among them, is
  * the caller's.
  */

@@ -53,12 +53,10 @@ async function onceInTransaction<T>(pool: pg.Pool, run: (client: pg.PoolClient) 
     return result;
   } catch (err) {
     failed = err;
-    await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    // A connection that failed is discarded, not handed to the next caller; one still inside the
-    // transaction (its ROLLBACK did not happen) is rolled back or discarded; one whose statement was
-    // refused goes back.
+    // The ROLLBACK: a transaction that failed is still open, and `releaseClient` rolls it back
+    // before the connection goes back (or discards it, when the connection itself failed).
     await releaseClient(client, failed);
   }
 }
