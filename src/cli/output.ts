@@ -1,3 +1,4 @@
+import { creditOf } from '../domain/merchants/merchants.js';
 /**
  * What the CLI prints. With --json anywhere on the line, stdout carries exactly one JSON object for
  * every outcome (results, errors, usage errors, help); people-facing text and logs go to stderr.
@@ -17,7 +18,7 @@ export function printError(code: string, message: string, details: Record<string
   process.stderr.write(`${code}: ${message}\n`);
 }
 
-type MerchantRow = { id: string; name: string; active: boolean; demo: boolean; creditBalance: bigint; creditReserved: bigint; createdAt: Date };
+type MerchantRow = { id: string; name: string; active: boolean; demo: boolean; creditBalance: bigint; creditStripes: { reserved: bigint }[]; createdAt: Date };
 type ProjectRow = {
   id: string;
   merchantId: string;
@@ -37,7 +38,7 @@ export function merchantJson(m: MerchantRow) {
     name: m.name,
     active: m.active,
     demo: m.demo,
-    credit: { balance: m.creditBalance, reserved: m.creditReserved, available: m.creditBalance - m.creditReserved },
+    credit: creditOf(m),
     createdAt: m.createdAt,
   };
 }
@@ -58,7 +59,7 @@ export function projectJson(p: ProjectRow) {
 }
 
 export function merchantLine(m: MerchantRow): string {
-  return `${m.id}  ${m.active ? 'active  ' : 'inactive'}  ${m.demo ? 'demo  ' : '      '}${m.name}  (available ${m.creditBalance - m.creditReserved} rials)`;
+  return `${m.id}  ${m.active ? 'active  ' : 'inactive'}  ${m.demo ? 'demo  ' : '      '}${m.name}  (available ${creditOf(m).available} rials)`;
 }
 
 export function projectLine(p: ProjectRow): string {

@@ -23,6 +23,7 @@ export const DEFINITIONS = [
   'src/domain/reports/sql/jalali_date.sql',
   'src/domain/devices/sql/device_online.sql',
   'src/domain/credit/sql/payment_fee.sql',
+  'src/domain/credit/sql/credit_stripes.sql',
   'src/domain/codes/sql/draw_code.sql',
   'src/domain/payments/sql/create_payment.sql',
 ] as const;

@@ -11,7 +11,7 @@ const insertPayment = (overrides: Record<string, unknown> = {}) => insertPayment
 
 /** A pending live payment with its 1,000-rial fee reserved, on the live card. */
 function insertLivePayment(overrides: Record<string, unknown> = {}) {
-  return insertPayment({ project_id: ids.liveProject, card_id: ids.liveCard, sandbox: false, fee_amount: 1000, fee_state: 'reserved', ...overrides });
+  return insertPayment({ project_id: ids.liveProject, card_id: ids.liveCard, sandbox: false, fee_amount: 1000, fee_state: 'reserved', fee_stripe: 0, ...overrides });
 }
 
 async function inTransaction(work: () => Promise<unknown>) {
@@ -61,6 +61,8 @@ beforeAll(async () => {
     `insert into cards (project_id, merchant_id, device_id, bank_code, card_number, holder_name) values ($1, $2, $3, 'mellat', '6104337812349999', 'H') returning id`,
     [lp.rows[0].id, shop.merchant, d1!.rows[0].id],
   );
+  // The stripe the live payments below reserve on (fee_stripe 0), with room for all their fees.
+  await client.query(`insert into credit_stripes (merchant_id, stripe, lease, reserved) values ($1, 0, 1000000, 1000000)`, [shop.merchant]);
   ids = {
     ...shop,
     liveProject: lp.rows[0].id,
@@ -108,6 +110,15 @@ describe('money invariants held by the database', () => {
 
   it('never lets a sandbox payment carry a fee', async () => {
     await expectPgError(insertPayment({ fee_amount: 1000, fee_state: 'reserved' }), '23514');
+  });
+
+  it('a reserved fee names its credit stripe, and a stripe never reserves beyond its lease or below zero', async () => {
+    await expectPgError(insertLivePayment({ fee_stripe: null }), '23514');
+    await expectPgError(insertLivePayment({ fee_stripe: -1 }), '23514');
+    await client.query(`insert into credit_stripes (merchant_id, stripe, lease, reserved) values ($1, 7, 5000, 5000)`, [ids.merchant]);
+    await expectPgError(client.query(`update credit_stripes set reserved = reserved + 1 where merchant_id = $1 and stripe = 7`, [ids.merchant]), '23514');
+    await expectPgError(client.query(`update credit_stripes set reserved = -1 where merchant_id = $1 and stripe = 7`, [ids.merchant]), '23514');
+    await client.query(`update credit_stripes set reserved = 0 where merchant_id = $1 and stripe = 7`, [ids.merchant]);
   });
 
   it('lets one bank message confirm at most one payment', async () => {

@@ -50,9 +50,9 @@ describe('an export whose reader goes away', { timeout: 60_000 }, () => {
     const made = await makeShop(app, { sandbox: false, credit: 1_000_000 });
     shop = { ...made, ...(await shopOf(db, made, false)) };
     await db.query(
-      `INSERT INTO payments (project_id, merchant_id, card_id, amount_requested, code, amount_final, amount_mode, token, expires_at, late_until, sandbox, created_at, fee_amount, fee_state, order_id)
+      `INSERT INTO payments (project_id, merchant_id, card_id, amount_requested, code, amount_final, amount_mode, token, expires_at, late_until, sandbox, created_at, fee_amount, fee_state, fee_stripe, order_id)
        SELECT $1, $2, $3, 100000, 10 * (i % 9000), 100000 + 10 * (i % 9000), 'unique_code', lpad(i::text, 43, 'D'),
-              now(), now() + interval '1 hour', false, now() - interval '1 day' + i * interval '1 millisecond', 1000, 'reserved', 'order-' || i
+              now(), now() + interval '1 hour', false, now() - interval '1 day' + i * interval '1 millisecond', 1000, 'reserved', 0, 'order-' || i
          FROM generate_series(1, ${ROWS}) i`,
       [shop.projectId, shop.merchantId, shop.cardId],
     );

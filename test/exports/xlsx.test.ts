@@ -33,9 +33,9 @@ describe('XLSX exports', () => {
     await insertPayment(db, shop, { status: 'confirmed', createdAt: new Date(at + 3_600_000), orderId: 'سفارش ۱۲', fee: 1_000 });
     // More rows than one cursor batch, so the sheet is written across several waits for room.
     await db.query(
-      `INSERT INTO payments (project_id, merchant_id, card_id, amount_requested, code, amount_final, amount_mode, token, expires_at, late_until, sandbox, created_at, fee_amount, fee_state, order_id)
+      `INSERT INTO payments (project_id, merchant_id, card_id, amount_requested, code, amount_final, amount_mode, token, expires_at, late_until, sandbox, created_at, fee_amount, fee_state, fee_stripe, order_id)
        SELECT $1, $2, $3, 100000, 10 * (i % 9000), 100000 + 10 * (i % 9000), 'unique_code', lpad(i::text, 43, 'X'),
-              $4::timestamptz + interval '1 hour', $4::timestamptz + interval '2 hours', false, $4::timestamptz + i * interval '1 second', 1000, 'reserved', '=order-' || i
+              $4::timestamptz + interval '1 hour', $4::timestamptz + interval '2 hours', false, $4::timestamptz + i * interval '1 second', 1000, 'reserved', 0, '=order-' || i
          FROM generate_series(1, 2500) i`,
       [shop.projectId, shop.merchantId, shop.cardId, new Date(at + 7_200_000)],
     );

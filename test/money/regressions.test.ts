@@ -2,6 +2,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endOverdueLateWindows } from '../../src/domain/payments/expiry.js';
+import { creditOf, WITH_CREDIT } from '../../src/domain/merchants/merchants.js';
 import { createPaymentRest, gql, gqlOk, makeMerchant, makeProject, request, startTestApp, type TestApp } from '../support/harness.js';
 import { mellatDeposit } from '../support/sms.js';
 import { subscribeSse } from '../support/sse.js';
@@ -42,7 +43,7 @@ function sms(token: string, account: string, amount: string) {
 }
 
 const dbPayment = (id: string) => app.deps.prisma.payment.findUniqueOrThrow({ where: { id } });
-const credit = (merchantId: string) => app.deps.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId } });
+const credit = async (merchantId: string) => creditOf(await app.deps.prisma.merchant.findUniqueOrThrow({ where: { id: merchantId }, include: WITH_CREDIT }));
 const feeDebits = (paymentId: string) => app.deps.prisma.creditLedgerEntry.count({ where: { paymentId, kind: 'fee' } });
 
 describe.concurrent('money integrity regressions (issue 9), through HTTP', () => {
@@ -140,7 +141,7 @@ describe('sweeps, subscriptions and credentials (issue 9): one at a time, the sw
     const phone = await device(m.merchantKey);
     await card(m.merchantKey, { projectId: live.projectId, deviceId: phone.id, accountNumber: '1111222233' });
     const p = (await createPaymentRest(app, live.apiKey, { amount: 300_000 })).body;
-    expect((await credit(m.merchantId)).creditReserved).toBe((await dbPayment(p.id)).feeAmount);
+    expect((await credit(m.merchantId)).reserved).toBe((await dbPayment(p.id)).feeAmount);
 
     await sleep(5_500);
     await endOverdueLateWindows(app.deps);
@@ -153,7 +154,7 @@ describe('sweeps, subscriptions and credentials (issue 9): one at a time, the sw
     expect(res.body.status).toBe('unmatched');
     expect(await dbPayment(p.id)).toMatchObject({ status: 'expired', feeState: 'released', confirmedAt: null });
     expect(await feeDebits(p.id)).toBe(0);
-    expect((await credit(m.merchantId)).creditReserved).toBe(0n);
+    expect((await credit(m.merchantId)).reserved).toBe(0n);
   });
 
   it('5. revoking a key or deactivating its project ends the subscriptions it opened with an unauthorized error, within a second', async () => {

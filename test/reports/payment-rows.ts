@@ -50,6 +50,7 @@ export async function insertPayment(db: pg.Client, shop: Shop, seed: PaymentSeed
     sandbox: shop.sandbox,
     fee_amount: fee,
     fee_state: feeState,
+    fee_stripe: shop.sandbox ? null : 0,
     created_at: seed.createdAt,
     review_required: seed.review ?? false,
     review_reason: seed.review ? 'amount_without_code' : null,

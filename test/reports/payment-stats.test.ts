@@ -127,9 +127,9 @@ describe('paymentStats', () => {
     // Another merchant's busy fortnight before the same days: the merchant's own payments are few
     // among many, as in production, and VACUUM sets the visibility map for index-only reads.
     await db.query(
-      `INSERT INTO payments (project_id, merchant_id, card_id, amount_requested, code, amount_final, amount_mode, token, expires_at, late_until, sandbox, created_at, fee_amount, fee_state)
+      `INSERT INTO payments (project_id, merchant_id, card_id, amount_requested, code, amount_final, amount_mode, token, expires_at, late_until, sandbox, created_at, fee_amount, fee_state, fee_stripe)
        SELECT $1, $2, $3, 100000, 10 * (i % 9000), 100000 + 10 * (i % 9000), 'unique_code', lpad(i::text, 43, 'T'), now(), now(), false,
-              $4::timestamptz + interval '2 days' - i * interval '1 minute', 1000, 'reserved'
+              $4::timestamptz + interval '2 days' - i * interval '1 minute', 1000, 'reserved', 0
          FROM generate_series(1, 20000) i`,
       [stranger.projectId, stranger.merchantId, stranger.cardId, tehranDayStart(D3)],
     );

@@ -5,6 +5,7 @@ import { createdValues } from '../audit/changes.js';
 import { operatorActor, requireActor, type Actor } from '../auth/actor.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import { recordLedgerEntry } from '../credit/ledger.js';
+import { reservedOf } from '../credit/store/stripes.js';
 import type { Deps } from '../deps.js';
 import { latinDigits, parseInput, uuidSchema } from '../validation.js';
 import type { Tx } from '../../db/prisma.js';
@@ -35,7 +36,7 @@ export async function createMerchant(deps: Deps, actor: Actor, input: z.input<ty
     if (data.credit && data.credit > 0n) {
       await recordLedgerEntry(tx, { merchantId: merchant.id, kind: 'topup', amount: data.credit, note: 'opening credit' });
     }
-    const created = await tx.merchant.findUniqueOrThrow({ where: { id: merchant.id } });
+    const created = await tx.merchant.findUniqueOrThrow({ where: { id: merchant.id }, include: WITH_CREDIT });
     await recordAudit(tx, actor, {
       action: 'merchant.created',
       subjectType: 'merchant',
@@ -86,7 +87,7 @@ export async function addMerchantCredit(deps: Deps, actor: Actor, input: z.input
       after: { creditBalance: entry.balanceAfter },
       fields: ['creditBalance'],
     });
-    return tx.merchant.findUniqueOrThrow({ where: { id: data.merchantId } });
+    return tx.merchant.findUniqueOrThrow({ where: { id: data.merchantId }, include: WITH_CREDIT });
   });
 }
 
@@ -96,7 +97,7 @@ export async function setMerchantActive(deps: Deps, actor: Actor, merchantId: st
   parseInput(uuidSchema, merchantId);
   return deps.prisma.$transaction(async (tx) => {
     const before = await findMerchant(tx, merchantId);
-    const after = await tx.merchant.update({ where: { id: merchantId }, data: { active } });
+    const after = await tx.merchant.update({ where: { id: merchantId }, data: { active }, include: WITH_CREDIT });
     const action = active ? 'merchant.activated' : 'merchant.deactivated';
     await recordUpdate(tx, actor, { action, subjectType: 'merchant', subjectId: merchantId, projectId: null, merchantId, before, after, fields: ['active'] });
     return after;
@@ -109,10 +110,10 @@ async function findMerchant(db: Pick<Tx, 'merchant'>, merchantId: string) {
   return merchant;
 }
 
-export function creditOf(merchant: { creditBalance: bigint; creditReserved: bigint }) {
-  return {
-    balance: merchant.creditBalance,
-    reserved: merchant.creditReserved,
-    available: merchant.creditBalance - merchant.creditReserved,
-  };
+/** What a merchant read needs for `creditOf`: the reserved fees sit on its credit stripes. */
+export const WITH_CREDIT = { creditStripes: { select: { reserved: true } } } as const;
+
+export function creditOf(merchant: { creditBalance: bigint; creditStripes: { reserved: bigint }[] }) {
+  const reserved = reservedOf(merchant.creditStripes);
+  return { balance: merchant.creditBalance, reserved, available: merchant.creditBalance - reserved };
 }

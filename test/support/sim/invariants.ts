@@ -41,10 +41,21 @@ const CHECKS: Record<string, string> = {
     GROUP BY p.id, p.fee_state, p.fee_amount, p.sandbox
     HAVING count(l.id) <> (CASE WHEN p.fee_state = 'debited' AND p.fee_amount > 0 THEN 1 ELSE 0 END)
         OR coalesce(-sum(l.amount), 0) <> (CASE WHEN p.fee_state = 'debited' THEN p.fee_amount ELSE 0 END)`,
-  'a merchant whose reserved credit is not the sum of its reserved fees, or whose balance is not its ledger': `
+  'a merchant whose balance is not its ledger': `
     SELECT m.id FROM merchants m
-    WHERE m.credit_reserved <> (SELECT coalesce(sum(fee_amount), 0) FROM payments p WHERE p.merchant_id = m.id AND NOT p.sandbox AND p.fee_state = 'reserved')
-       OR m.credit_balance <> (SELECT coalesce(sum(amount), 0) FROM credit_ledger_entries l WHERE l.merchant_id = m.id)`,
+    WHERE m.credit_balance <> (SELECT coalesce(sum(amount), 0) FROM credit_ledger_entries l WHERE l.merchant_id = m.id)`,
+  'a credit stripe whose reserved credit is not the sum of the reserved fees on it': `
+    SELECT p.merchant_id, p.fee_stripe FROM payments p WHERE NOT p.sandbox AND p.fee_state = 'reserved'
+      AND NOT EXISTS (SELECT 1 FROM credit_stripes s WHERE s.merchant_id = p.merchant_id AND s.stripe = p.fee_stripe)
+    UNION ALL
+    SELECT s.merchant_id, s.stripe FROM credit_stripes s
+    WHERE s.reserved <> (SELECT coalesce(sum(p.fee_amount), 0) FROM payments p
+                          WHERE p.merchant_id = s.merchant_id AND p.fee_stripe = s.stripe AND NOT p.sandbox AND p.fee_state = 'reserved')`,
+  // A free lease is credit a create may reserve without the merchant's row: never more than available.
+  'a merchant whose stripes may reserve more than its available credit': `
+    SELECT m.id FROM merchants m JOIN credit_stripes s ON s.merchant_id = m.id
+    GROUP BY m.id, m.credit_balance
+    HAVING sum(s.lease - s.reserved) > greatest(0, m.credit_balance - sum(s.reserved))`,
   'a sandbox payment confirmed by a real message, or a live one by a simulation': `
     SELECT p.id FROM payments p JOIN bank_messages m ON m.id = p.confirmed_by_message_id WHERE m.simulated <> p.sandbox`,
   'one deposit (card, amount, resulting balance) confirming two payments': `

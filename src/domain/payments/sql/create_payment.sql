@@ -12,7 +12,6 @@
 --   card caps     today's (Tehran calendar day, by creation) pending + confirmed amountFinal sum and
 --                 count against the card's daily_amount_cap / daily_count_cap, and this Jalali
 --                 month's (Tehran) against monthly_amount_cap / monthly_count_cap (null = none)
---   fee at creation  reserved on the merchant's row, checked against its available credit
 -- Rules it calls, owned by their concern:
 --   match scope and the locks match_scope, match_scope_lock_key (shared: card moves wait),
 --                             card_lock_key (a card's caps and code draw)  src/domain/cards/sql/match_scope.sql
@@ -20,6 +19,7 @@
 --   code step and code draw   code_step, draw_code               src/domain/codes/sql/draw_code.sql
 --   the Jalali month          jalali_month_start                 src/domain/cards/sql/jalali_month.sql
 --   the fee's amount          payment_fee                        src/domain/credit/sql/payment_fee.sql
+--   the fee's reservation     credit_reserve, credit_reserved    src/domain/credit/sql/credit_stripes.sql
 -- Every invariant stays in the versioned migrations: the unique index over live holds, the CHECKs
 -- and the deferred money triggers run on these writes exactly as on any other.
 
@@ -100,6 +100,7 @@ DECLARE
   chosen_card uuid;
   chosen_scope text;
   fee bigint := 0;
+  stripe smallint;
   created timestamptz;
   result payments%ROWTYPE;
   waiting boolean;
@@ -109,7 +110,7 @@ BEGIN
     RAISE EXCEPTION 'callback host not allowed' USING ERRCODE = 'GW422', DETAIL = to_json(pr.allowed_callback_hosts)::text;
   END IF;
   -- The smallest fee this payment can cost: with the smallest code.
-  IF NOT pr.sandbox AND (SELECT m.credit_balance - m.credit_reserved FROM merchants m WHERE m.id = pr.merchant_id)
+  IF NOT pr.sandbox AND (SELECT m.credit_balance FROM merchants m WHERE m.id = pr.merchant_id) - credit_reserved(pr.merchant_id)
        < payment_fee(amount_requested + code_step(), pr.fee_bps, pr.fee_min, pr.fee_max) THEN
     RAISE EXCEPTION 'merchant credit exhausted' USING ERRCODE = 'GW402';
   END IF;
@@ -169,24 +170,20 @@ BEGIN
 
   IF NOT pr.sandbox THEN
     fee := payment_fee(amount_requested + claimed.code, pr.fee_bps, pr.fee_min, pr.fee_max);
-    -- Checked on the locked merchant row: concurrent creates never reserve more than the balance.
-    UPDATE merchants m SET credit_reserved = m.credit_reserved + fee, updated_at = now()
-     WHERE m.id = pr.merchant_id AND m.credit_balance - m.credit_reserved >= fee;
-    IF NOT FOUND THEN
-      RAISE EXCEPTION 'merchant credit exhausted' USING ERRCODE = 'GW402';
-    END IF;
+    -- On one of the merchant's credit stripes: concurrent creates never reserve more than the balance.
+    stripe := credit_reserve(pr.merchant_id, fee);
   END IF;
 
   -- Stamped after the card's lock, so payments of one card are stamped in the order they commit.
   created := date_trunc('milliseconds', clock_timestamp());
   INSERT INTO payments (id, project_id, merchant_id, card_id, link_id, amount_requested, currency, code, amount_final, amount_mode,
                         order_id, description, callback_url, token, expires_at, late_until, payer_phone, metadata, sandbox,
-                        fee_amount, fee_state, created_at, updated_at)
+                        fee_amount, fee_state, fee_stripe, created_at, updated_at)
   VALUES (payment_id, pr.id, pr.merchant_id, chosen_card, link_id, amount_requested, currency, claimed.code, amount_requested + claimed.code,
           pr.amount_mode, order_id, description, callback_url, token,
           created + pr.payment_time_limit_seconds * interval '1 second',
           created + (pr.payment_time_limit_seconds + pr.late_window_seconds) * interval '1 second',
-          payer_phone, metadata, pr.sandbox, fee, CASE WHEN pr.sandbox THEN 'none' ELSE 'reserved' END, created, created)
+          payer_phone, metadata, pr.sandbox, fee, CASE WHEN pr.sandbox THEN 'none' ELSE 'reserved' END, stripe, created, created)
   RETURNING * INTO result;
   INSERT INTO amount_holds (payment_id, scope, amount, held_until, created_at)
   VALUES (payment_id, chosen_scope, result.amount_final, result.late_until, created);

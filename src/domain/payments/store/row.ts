@@ -43,6 +43,7 @@ export type PaymentSqlRow = {
   sandbox: boolean;
   fee_amount: string;
   fee_state: string;
+  fee_stripe: number | null;
   receipt_code: string | null;
   created_at: Date;
   updated_at: Date;
@@ -93,6 +94,7 @@ const COLUMNS: Record<keyof PaymentSqlRow, true> = {
   sandbox: true,
   fee_amount: true,
   fee_state: true,
+  fee_stripe: true,
   receipt_code: true,
   created_at: true,
   updated_at: true,
@@ -149,6 +151,7 @@ export function toPaymentRow(r: PaymentSqlRow): PaymentRow {
     sandbox: r.sandbox,
     feeAmount: BigInt(r.fee_amount),
     feeState: r.fee_state,
+    feeStripe: r.fee_stripe,
     receiptCode: r.receipt_code,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

@@ -1,0 +1,63 @@
+-- A merchant's credit for live fees, striped (issue 22; migration 20261128100000_credit_stripes made
+-- the table). The balance stays on the merchant's row, moved with the ledger under that row's lock
+-- (src/domain/credit/ledger.ts); the fees reserved by live payments sit on the merchant's stripes,
+-- each with a lease: the part of the balance that stripe may reserve from without asking again.
+-- A create reserves on one stripe, picked at random, under that one row's lock, so creates of one
+-- merchant run side by side; only a stripe without room for the fee sends its create to the refill,
+-- which holds the merchant's row and every stripe and leases out what the balance still has free.
+--
+-- Rules owned here, and nowhere else:
+--   how many stripes         credit_stripe_count()
+--   reserved credit          credit_reserved(merchant): the sum over the stripes
+--   a fee's reservation      credit_reserve(merchant, fee): on one stripe, or refilled, or GW402
+--                            when balance − reserved (all stripes, under their locks) is below the fee
+-- Owned by the versioned migration 20261128100000_credit_stripes, beside the table's CHECKs: the
+-- trigger that moves a stripe when its payment's fee is debited, released or charged again.
+-- Lock order, everywhere a merchant's credit moves: the merchant's row, then its stripes by number.
+-- A create's fast path takes one stripe and nothing after it (its payment's foreign key takes only
+-- FOR KEY SHARE on the merchant, which the row lock taken here, FOR NO KEY UPDATE, lets through).
+
+CREATE OR REPLACE FUNCTION credit_stripe_count() RETURNS smallint LANGUAGE sql IMMUTABLE AS $$ SELECT 8::smallint $$;
+
+-- (PL/pgSQL, planned at first call: a definition is also created over a schema from before its
+-- table, as test/db/migrate's older-release databases are.)
+CREATE OR REPLACE FUNCTION credit_reserved(merchant uuid) RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (SELECT coalesce(sum(s.reserved), 0)::bigint FROM credit_stripes s WHERE s.merchant_id = merchant);
+END;
+$$;
+
+-- Reserves `fee` for a live payment of `merchant` and returns the stripe it sits on (the payment
+-- keeps it: payments.fee_stripe). Raises GW402 (merchant_credit_exhausted) when the merchant's
+-- available credit, balance − every reserved fee, is below the fee.
+CREATE OR REPLACE FUNCTION credit_reserve(merchant uuid, fee bigint) RETURNS smallint LANGUAGE plpgsql AS $$
+DECLARE
+  n constant smallint := credit_stripe_count();
+  k constant smallint := floor(random() * n)::smallint;
+  balance bigint;
+  free bigint;
+  share bigint;
+BEGIN
+  UPDATE credit_stripes s SET reserved = s.reserved + fee
+   WHERE s.merchant_id = merchant AND s.stripe = k AND s.lease - s.reserved >= fee;
+  IF FOUND THEN
+    RETURN k;
+  END IF;
+  -- The refill: the merchant's row (ledger writers and other refills wait), then every stripe.
+  SELECT m.credit_balance INTO STRICT balance FROM merchants m WHERE m.id = merchant FOR NO KEY UPDATE;
+  INSERT INTO credit_stripes (merchant_id, stripe) SELECT merchant, i FROM generate_series(0, n - 1) i ON CONFLICT DO NOTHING;
+  SELECT balance - coalesce(sum(locked.reserved), 0) INTO free
+    FROM (SELECT s.reserved FROM credit_stripes s WHERE s.merchant_id = merchant ORDER BY s.stripe FOR NO KEY UPDATE) locked;
+  IF free < fee THEN
+    RAISE EXCEPTION 'merchant credit exhausted' USING ERRCODE = 'GW402';
+  END IF;
+  -- Every stripe gets an equal share of what is free after this fee; stripe k also the fee and the
+  -- remainder. The leases then add up to the balance exactly.
+  share := (free - fee) / n;
+  UPDATE credit_stripes s
+     SET lease = s.reserved + share + CASE WHEN s.stripe = k THEN fee + (free - fee) - share * n ELSE 0 END,
+         reserved = s.reserved + CASE WHEN s.stripe = k THEN fee ELSE 0 END
+   WHERE s.merchant_id = merchant;
+  RETURN k;
+END;
+$$;
