@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import type { Tx } from '../db/prisma.js';
 import type { Logger } from '../logger.js';
 import type { z } from 'zod';
-import { jobPayloads, type JobData, type JobName, type JobPayload } from './job-types.js';
+import { jobPayloads, RETIRED_QUEUES, type JobData, type JobName, type JobPayload } from './job-types.js';
 
 /**
  * How one process works a queue: `workers` fetch loops, each claiming up to `batchSize` jobs in one
@@ -194,6 +194,14 @@ export class JobQueue {
     await boss.start();
     for (const def of definitions) {
       await boss.createQueue(def.name, { ...def.options, notify: true });
+    }
+    if (role.work) {
+      for (const name of RETIRED_QUEUES) {
+        if (await boss.getQueue(name)) {
+          await boss.deleteQueue(name);
+          log.info({ queue: name }, 'job queue: retired queue deleted');
+        }
+      }
     }
     // pg-boss looks each queue up (its table) on its own pool the first time this process sends to
     // it, and `createQueue` has just emptied that cache. A first send inside a transaction would then

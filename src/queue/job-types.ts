@@ -5,7 +5,8 @@ import { z } from 'zod';
  * typed from this table and `checkedJob` parses with it, so a sender and its handler cannot
  * disagree. Jobs outlive deploys: a schema may only widen (a new field optional), never narrow.
  * A kind retired (end-late-window, expire-payment: now sweeps) leaves its old jobs unworked, which
- * is safe only because its sweep does the same work from the rows.
+ * is safe only because its sweep does the same work from the rows; its queue is deleted by the
+ * first worker of a release after the one that stopped sending it (`RETIRED_QUEUES`).
  */
 export const jobPayloads = {
   /** One attempt of a webhook delivery; jobs sent before `attempt` existed attempt whatever is next. */
@@ -18,6 +19,14 @@ export const jobPayloads = {
 } as const;
 
 export type JobName = keyof typeof jobPayloads;
+
+/**
+ * Queues no release that may still run beside this one sends to (the releases before the expiry
+ * sweep and the late-window sweep were the last to send `expire-payment` and `end-late-window`, and
+ * a release has shipped after each since): a worker deletes them, with any jobs left in them, when
+ * it starts.
+ */
+export const RETIRED_QUEUES = ['expire-payment', 'end-late-window'] as const;
 
 /** What a sender passes for job `K`. */
 export type JobPayload<K extends JobName> = z.input<(typeof jobPayloads)[K]>;

@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgBoss } from 'pg-boss';
+import { jobDefinitions } from '../../jobs/index.js';
+import { JobQueue } from '../../src/queue/job-queue.js';
+import { RETIRED_QUEUES } from '../../src/queue/job-types.js';
 import { makeProject, startTestApp, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
@@ -50,5 +54,30 @@ describe('jobs on pg-boss', () => {
     });
     const rows = await app.deps.prisma.$queryRawUnsafe<{ data: { probe: string } }[]>(`select data from pgboss.job where id = $1::uuid`, id);
     expect(rows[0]!.data.probe).toBe('committed');
+  });
+
+  it('a worker deletes the retired queues and the jobs left in them; an API process leaves them', async () => {
+    // An upgraded database: the releases before the sweeps made these queues and left jobs in them.
+    const old = new PgBoss({ connectionString: app.databaseUrl, supervise: false, schedule: false });
+    await old.start();
+    for (const name of RETIRED_QUEUES) {
+      await old.createQueue(name);
+      await old.send(name, { paymentId: '00000000-0000-4000-8000-000000000000' }, { startAfter: new Date(Date.now() + 3_600_000) });
+    }
+    const left = async () =>
+      (await app.deps.prisma.$queryRawUnsafe<{ name: string }[]>(`SELECT DISTINCT name FROM pgboss.job WHERE name = ANY($1) ORDER BY name`, [...RETIRED_QUEUES])).map((r) => r.name);
+    expect(await left()).toEqual([...RETIRED_QUEUES].sort());
+
+    const api = await JobQueue.start({ pooled: app.databaseUrl, direct: app.databaseUrl }, app.deps.log, { work: false }, jobDefinitions);
+    await api.stop();
+    for (const name of RETIRED_QUEUES) expect(await old.getQueue(name)).not.toBeNull();
+
+    const worker = await JobQueue.start({ pooled: app.databaseUrl, direct: app.databaseUrl }, app.deps.log, { work: true }, jobDefinitions);
+    await worker.stop();
+    for (const name of RETIRED_QUEUES) expect(await old.getQueue(name)).toBeNull();
+    expect(await left()).toEqual([]);
+    // The queues it works are untouched.
+    expect(await old.getQueue('deliver-webhook')).not.toBeNull();
+    await old.stop({ graceful: false });
   });
 });
