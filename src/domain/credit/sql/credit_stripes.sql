@@ -8,7 +8,7 @@
 --
 -- Rules owned here, and nowhere else:
 --   how many stripes         credit_stripe_count()
---   reserved credit          credit_reserved(merchant): the sum over the stripes
+--   available credit         credit_available(merchant): the balance less every stripe's reserved fees
 --   a fee's reservation      credit_reserve(merchant, fee): on one stripe, or refilled, or GW402
 --                            when balance − reserved (all stripes, under their locks) is below the fee
 -- Owned by the versioned migration 20261128100000_credit_stripes, beside the table's CHECKs: the
@@ -19,11 +19,14 @@
 
 CREATE OR REPLACE FUNCTION credit_stripe_count() RETURNS smallint LANGUAGE sql IMMUTABLE AS $$ SELECT 8::smallint $$;
 
--- (PL/pgSQL, planned at first call: a definition is also created over a schema from before its
--- table, as test/db/migrate's older-release databases are.)
-CREATE OR REPLACE FUNCTION credit_reserved(merchant uuid) RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+-- Read without locks it is an early answer (the create's 402 before it looks at cards); read by the
+-- refill, under the merchant's row and every stripe, it is exact. (PL/pgSQL, planned at first call:
+-- a definition is also created over a schema from before its table, as test/db/migrate's
+-- older-release databases are.)
+CREATE OR REPLACE FUNCTION credit_available(merchant uuid) RETURNS bigint LANGUAGE plpgsql STABLE AS $$
 BEGIN
-  RETURN (SELECT coalesce(sum(s.reserved), 0)::bigint FROM credit_stripes s WHERE s.merchant_id = merchant);
+  RETURN (SELECT m.credit_balance FROM merchants m WHERE m.id = merchant)
+       - (SELECT coalesce(sum(s.reserved), 0)::bigint FROM credit_stripes s WHERE s.merchant_id = merchant);
 END;
 $$;
 
@@ -34,7 +37,6 @@ CREATE OR REPLACE FUNCTION credit_reserve(merchant uuid, fee bigint) RETURNS sma
 DECLARE
   n constant smallint := credit_stripe_count();
   k constant smallint := floor(random() * n)::smallint;
-  balance bigint;
   free bigint;
   share bigint;
 BEGIN
@@ -44,10 +46,10 @@ BEGIN
     RETURN k;
   END IF;
   -- The refill: the merchant's row (ledger writers and other refills wait), then every stripe.
-  SELECT m.credit_balance INTO STRICT balance FROM merchants m WHERE m.id = merchant FOR NO KEY UPDATE;
+  PERFORM FROM merchants m WHERE m.id = merchant FOR NO KEY UPDATE;
   INSERT INTO credit_stripes (merchant_id, stripe) SELECT merchant, i FROM generate_series(0, n - 1) i ON CONFLICT DO NOTHING;
-  SELECT balance - coalesce(sum(locked.reserved), 0) INTO free
-    FROM (SELECT s.reserved FROM credit_stripes s WHERE s.merchant_id = merchant ORDER BY s.stripe FOR NO KEY UPDATE) locked;
+  PERFORM FROM credit_stripes s WHERE s.merchant_id = merchant ORDER BY s.stripe FOR NO KEY UPDATE;
+  free := credit_available(merchant);
   IF free < fee THEN
     RAISE EXCEPTION 'merchant credit exhausted' USING ERRCODE = 'GW402';
   END IF;

@@ -19,7 +19,7 @@
 --   code step and code draw   code_step, draw_code               src/domain/codes/sql/draw_code.sql
 --   the Jalali month          jalali_month_start                 src/domain/cards/sql/jalali_month.sql
 --   the fee's amount          payment_fee                        src/domain/credit/sql/payment_fee.sql
---   the fee's reservation     credit_reserve, credit_reserved    src/domain/credit/sql/credit_stripes.sql
+--   the fee's reservation     credit_reserve, credit_available   src/domain/credit/sql/credit_stripes.sql
 -- Every invariant stays in the versioned migrations: the unique index over live holds, the CHECKs
 -- and the deferred money triggers run on these writes exactly as on any other.
 
@@ -110,8 +110,7 @@ BEGIN
     RAISE EXCEPTION 'callback host not allowed' USING ERRCODE = 'GW422', DETAIL = to_json(pr.allowed_callback_hosts)::text;
   END IF;
   -- The smallest fee this payment can cost: with the smallest code.
-  IF NOT pr.sandbox AND (SELECT m.credit_balance FROM merchants m WHERE m.id = pr.merchant_id) - credit_reserved(pr.merchant_id)
-       < payment_fee(amount_requested + code_step(), pr.fee_bps, pr.fee_min, pr.fee_max) THEN
+  IF NOT pr.sandbox AND credit_available(pr.merchant_id) < payment_fee(amount_requested + code_step(), pr.fee_bps, pr.fee_min, pr.fee_max) THEN
     RAISE EXCEPTION 'merchant credit exhausted' USING ERRCODE = 'GW402';
   END IF;
 
