@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorActor } from '../../src/domain/auth/actor.js';
 import { addMerchantCredit } from '../../src/domain/merchants/merchants.js';
 import { liveShopWithHook, MELLAT_SENDER } from '../devices/shop.js';
-import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gql, gqlOk, makeShop, request, startAppWithClient, type TestApp } from '../support/harness.js';
 import { findViolations } from '../support/sim/invariants.js';
 import { mellatDeposit } from '../support/sms.js';
 
@@ -13,16 +13,12 @@ import { mellatDeposit } from '../support/sms.js';
 
 let app: TestApp;
 let db: pg.Client;
+let stop: () => Promise<void>;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  db = new pg.Client({ connectionString: app.databaseUrl });
-  await db.connect();
+  ({ app, client: db, stop } = await startAppWithClient({ role: 'all' }));
 });
-afterAll(async () => {
-  await db.end();
-  await app.stop();
-});
+afterAll(() => stop());
 
 const credit = async (merchantKey: string) =>
   (await gqlOk(app.baseUrl, `{ viewer { merchant { credit { balance reserved available } } } }`, {}, merchantKey)).viewer.merchant.credit;

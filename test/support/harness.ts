@@ -81,11 +81,11 @@ export async function startTestApp(opts: { role?: Role; env?: Record<string, str
 }
 
 /**
- * An API process (no workers: the test calls what they would run) and a pg client straight to its
- * database, for a file's beforeAll; `stop` for its afterAll.
+ * An API process by default (no workers: the test calls what they would run) and a pg client
+ * straight to its database, for a file's beforeAll; `stop` for its afterAll.
  */
-export async function startAppWithClient(): Promise<{ app: TestApp; client: pg.Client; stop: () => Promise<void> }> {
-  const app = await startTestApp({ role: 'api' });
+export async function startAppWithClient(opts: { role?: Role } = {}): Promise<{ app: TestApp; client: pg.Client; stop: () => Promise<void> }> {
+  const app = await startTestApp({ role: opts.role ?? 'api' });
   const client = new pg.Client({ connectionString: app.databaseUrl });
   await client.connect();
   return {
