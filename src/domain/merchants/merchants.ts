@@ -5,7 +5,6 @@ import { createdValues } from '../audit/changes.js';
 import { operatorActor, requireActor, type Actor } from '../auth/actor.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import { recordLedgerEntry } from '../credit/ledger.js';
-import { reservedOf } from '../credit/store/stripes.js';
 import type { Deps } from '../deps.js';
 import { latinDigits, parseInput, uuidSchema } from '../validation.js';
 import type { Tx } from '../../db/prisma.js';
@@ -114,6 +113,6 @@ async function findMerchant(db: Pick<Tx, 'merchant'>, merchantId: string) {
 export const WITH_CREDIT = { creditStripes: { select: { reserved: true } } } as const;
 
 export function creditOf(merchant: { creditBalance: bigint; creditStripes: { reserved: bigint }[] }) {
-  const reserved = reservedOf(merchant.creditStripes);
+  const reserved = merchant.creditStripes.reduce((sum, s) => sum + s.reserved, 0n);
   return { balance: merchant.creditBalance, reserved, available: merchant.creditBalance - reserved };
 }

@@ -1,4 +1,4 @@
-import { creditOf } from '../../domain/merchants/merchants.js';
+import { creditOf, WITH_CREDIT } from '../../domain/merchants/merchants.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';
@@ -35,7 +35,7 @@ builder.prismaObject('Merchant', {
     id: t.exposeID('id', { description: 'The merchant UUID.' }),
     name: t.exposeString('name', { description: 'The merchant’s name.' }),
     active: t.exposeBoolean('active', { description: 'False once the operator deactivated the merchant.' }),
-    credit: t.field({ description: 'Credit for fees of live payments.', type: Credit, select: { creditBalance: true, creditStripes: { select: { reserved: true } } }, resolve: (m) => creditOf(m) }),
+    credit: t.field({ description: 'Credit for fees of live payments.', type: Credit, select: { creditBalance: true, ...WITH_CREDIT }, resolve: (m) => creditOf(m) }),
     projects: t.relation('projects', { description: 'The merchant’s projects, oldest first.', query: { orderBy: { createdAt: 'asc' } } }),
     devices: t.relation('devices', { description: 'The phones that forward bank SMS, oldest first.', query: { orderBy: { createdAt: 'asc' } } }),
     ledger: t.prismaConnection({

@@ -14,8 +14,3 @@ import type { Tx } from '../../../db/prisma.js';
 export async function lockMerchantCredit(tx: Tx, merchantId: string): Promise<void> {
   await tx.$executeRaw`SELECT 1 FROM merchants WHERE id = ${merchantId}::uuid FOR NO KEY UPDATE`;
 }
-
-/** Reserved credit of a merchant: the sum over its stripes. */
-export function reservedOf(stripes: { reserved: bigint }[]): bigint {
-  return stripes.reduce((sum, s) => sum + s.reserved, 0n);
-}
