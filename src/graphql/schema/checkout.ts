@@ -6,7 +6,7 @@ import type { Event } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
 import type { PaymentStatus as PaymentStatusName } from '../../domain/payments/types.js';
-import { Currency, PaymentRef, PaymentStatus } from './payment.js';
+import { Currency, PaymentStatus } from './payment.js';
 
 
 const CheckoutCard = builder.objectRef<NonNullable<CheckoutView['card']>>('CheckoutCard').implement({
@@ -203,13 +203,17 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, { token }, ctx) => checkoutStatusStream(ctx.deps, token),
     resolve: unwrap,
   }),
-  paymentUpdated: t.field({
-    type: PaymentRef,
+  // Each value is the whole row the stream read after the change: a prismaField tells Pothos so,
+  // and every field answers from that one read. As a plain field, the fields that name a selection
+  // (status, currency, checkoutUrl, metadata) were read again per value and per subscriber, and
+  // could show a later change than the rest of the same value.
+  paymentUpdated: t.prismaField({
+    type: 'Payment',
     authScopes: { project: true, merchant: true },
     description: 'The payment now, then after every change (a project key its project’s payments, a merchant key any of its projects’).',
     args: { id: t.arg.id({ description: 'The payment UUID.', required: true }) },
     subscribe: (_root, { id }, ctx) => paymentUpdatedStream(ctx.deps, ctx.actor, String(id)),
-    resolve: unwrap,
+    resolve: (_query, payment) => unwrap(payment),
   }),
   paymentEvents: t.field({
     type: PaymentEvent,
