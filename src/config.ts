@@ -55,7 +55,7 @@ export type Config = {
   databaseReadUrl: string | undefined;
   /** Beyond this replica lag (seconds) those reads go to the primary too. */
   databaseReadMaxLagSeconds: number;
-  /** DATABASE_POOL_SIZE: connections this process keeps to DATABASE_URL; unset, the role's default (src/runtime.ts). */
+  /** DATABASE_POOL_SIZE: connections each pool of this process keeps to DATABASE_URL (an `all` process has two: requests and jobs); unset, each side's default (src/runtime.ts). */
   databasePoolSize: number | undefined;
   port: number;
   publicBaseUrl: string;

@@ -21,8 +21,17 @@ export type Runtime = { deps: Deps; http: HttpServer | null; stop: () => Promise
  * One process of the service: the API (HTTP, GraphQL, WebSocket), the job workers, or both, against
  * a migrated database. Any number of each may run against one Postgres.
  */
-/** Connections to DATABASE_URL when DATABASE_POOL_SIZE is unset. */
-export const defaultPoolSize = (role: Role): number => (role === 'api' ? 10 : 24);
+/**
+ * Connections to DATABASE_URL per pool when DATABASE_POOL_SIZE is unset: the pool that serves
+ * requests, and the one that runs jobs and sweeps (EXPIRY_CONCURRENCY expiries and
+ * WEBHOOK_CONCURRENCY attempts at once). An `all` process keeps both, apart, so a burst of jobs never
+ * queues requests behind it and the requests run on the smaller pool that measured best on a 2-core
+ * database (docs/operations.md "Pool sizes").
+ */
+export const DEFAULT_POOL_SIZES = { api: 10, worker: 24 } as const;
+
+/** The pools a process of `role` keeps: `api` serves requests, `worker` runs jobs and sweeps. */
+export const poolsOf = (role: Role): (keyof typeof DEFAULT_POOL_SIZES)[] => (role === 'all' ? ['api', 'worker'] : [role]);
 
 export async function startRuntime(opts: {
   config: Config;
@@ -45,17 +54,19 @@ export async function startRuntime(opts: {
   const { config, role, log } = opts;
   guardAbandonedClients((err) => log.warn({ err }, 'database connection: error after its owner let it go (ignored)'));
   const directUrl = opts.directUrl ?? (opts.databaseUrl === config.databaseUrl ? config.databaseDirectUrl : undefined) ?? opts.databaseUrl;
-  // Workers run EXPIRY_CONCURRENCY expiries and WEBHOOK_CONCURRENCY attempts at once: a larger pool
-  // by default; DATABASE_POOL_SIZE sets it (docs/operations.md "Pool sizes").
+  // One pool per side of the process (poolsOf), each DATABASE_POOL_SIZE or its side's default.
   // Statements marked `prepare` are parsed once per connection only where nothing pools between us
   // and PostgreSQL: through PgBouncer in transaction mode (DATABASE_DIRECT_URL set apart) they go unnamed.
-  const pool = createPool(opts.databaseUrl, config.databasePoolSize ?? defaultPoolSize(role), {
-    prepareStatements: directUrl === opts.databaseUrl,
-    onPreparedRefused: (err) =>
-      log.error({ err }, 'DATABASE_URL pools by transaction (a prepared statement was not where it was parsed): statements go unnamed from now on; set DATABASE_DIRECT_URL to PostgreSQL itself'),
+  const sides = poolsOf(role).map((side) => {
+    const pool = createPool(opts.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZES[side], {
+      prepareStatements: directUrl === opts.databaseUrl,
+      onPreparedRefused: (err) =>
+        log.error({ err }, 'DATABASE_URL pools by transaction (a prepared statement was not where it was parsed): statements go unnamed from now on; set DATABASE_DIRECT_URL to PostgreSQL itself'),
+    });
+    pool.on('error', (err) => log.warn({ err, pool: side }, 'database pool: idle connection lost'));
+    return { pool, prisma: createPrisma(pool) };
   });
-  pool.on('error', (err) => log.warn({ err }, 'database pool: idle connection lost'));
-  const prisma = createPrisma(pool);
+  const { pool, prisma } = sides[0]!;
   const jobs = await JobQueue.start({ pooled: opts.databaseUrl, direct: directUrl }, log, { work: role !== 'api' }, jobDefinitions);
   const serving = role !== 'worker';
   const notifier = serving ? await PaymentNotifier.start(directUrl, log) : null;
@@ -74,9 +85,12 @@ export async function startRuntime(opts: {
     notifier,
     limits: serving ? new RateLimits(pool, config, log) : null,
   };
-  if (role !== 'api') await jobs.work(deps, jobDefinitions);
-  const expirySweep = role !== 'api' ? startExpirySweep(deps) : null;
-  const lateWindowSweep = role !== 'api' ? startLateWindowSweep(deps) : null;
+  // Jobs and sweeps on the worker side's pool (the only one of a worker process).
+  const workerSide = sides.at(-1)!;
+  const workerDeps: Deps = { ...deps, pool: workerSide.pool, prisma: workerSide.prisma };
+  if (role !== 'api') await jobs.work(workerDeps, jobDefinitions);
+  const expirySweep = role !== 'api' ? startExpirySweep(workerDeps) : null;
+  const lateWindowSweep = role !== 'api' ? startLateWindowSweep(workerDeps) : null;
   const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
 
   let stopping: Promise<void> | undefined;
@@ -90,8 +104,10 @@ export async function startRuntime(opts: {
       await jobs.stop();
       await deps.limits?.stop();
       await reads?.stop();
-      await prisma.$disconnect();
-      await pool.end();
+      for (const side of sides) {
+        await side.prisma.$disconnect();
+        await side.pool.end();
+      }
     })());
   return { deps, http, stop };
 }

@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { defaultPoolSize } from '../../src/runtime.js';
-import { startTestApp, type TestApp } from '../support/harness.js';
+import { DEFAULT_POOL_SIZES, poolsOf } from '../../src/runtime.js';
+import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
 describe('DATABASE_POOL_SIZE', () => {
   const apps: TestApp[] = [];
@@ -25,11 +25,44 @@ describe('DATABASE_POOL_SIZE', () => {
     await Promise.all(Array.from({ length: 12 }, () => pool.query('select pg_sleep(0.2)')));
     expect(pool.totalCount).toBeLessThanOrEqual(3);
     expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 200 - 50);
-    expect(defaultPoolSize('api')).toBe(10);
-    expect(defaultPoolSize('worker')).toBe(24);
-    expect(defaultPoolSize('all')).toBe(24);
+    expect(DEFAULT_POOL_SIZES).toEqual({ api: 10, worker: 24 });
+    expect(poolsOf('api')).toEqual(['api']);
+    expect(poolsOf('worker')).toEqual(['worker']);
+    expect(poolsOf('all')).toEqual(['api', 'worker']);
     const unset = await startTestApp({ role: 'api' });
     apps.push(unset);
     expect((unset.deps.pool as pg.Pool & { options: { max: number } }).options.max).toBe(10);
+    const both = await startTestApp({ role: 'all', databaseUrl: unset.databaseUrl });
+    apps.push(both);
+    expect((both.deps.pool as pg.Pool & { options: { max: number } }).options.max).toBe(10);
+  });
+
+  it('an all process keeps its requests and its jobs apart: with every request connection held, the expiry sweep still runs', async () => {
+    const app = await startTestApp({ role: 'all', env: { DATABASE_POOL_SIZE: '3' } });
+    apps.push(app);
+    const shop = await makeShop(app);
+    const payment = (await createPaymentRest(app, shop.apiKey, { amount: 60_000 })).body;
+    const direct = new pg.Client({ connectionString: app.databaseUrl });
+    await direct.connect();
+    try {
+      const pool = app.deps.pool as pg.Pool;
+      // Every connection of the request pool busy for 4 s (the pool's own limit: 3).
+      const held = Array.from({ length: 3 }, () => pool.query('select pg_sleep(4)'));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(pool.totalCount - pool.idleCount).toBe(3);
+      const since = Date.now();
+      await direct.query(`update payments set expires_at = now() - interval '1 second' where id = $1`, [payment.id]);
+      // The sweep ticks every 500 ms on the worker pool: expired long before the request pool frees.
+      let status = 'pending';
+      while (status === 'pending' && Date.now() - since < 3_000) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (await direct.query<{ status: string }>('select status from payments where id = $1', [payment.id])).rows[0]!.status;
+      }
+      expect(status).toBe('expired');
+      expect(pool.totalCount - pool.idleCount).toBe(3);
+      await Promise.all(held);
+    } finally {
+      await direct.end();
+    }
   });
 });
