@@ -172,7 +172,7 @@ async function main() {
 
     const lines = [
       `- machine: ${machine(setup.dbLabel)}`,
-      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: dist/main.mjs (npm start's bundle, role all, node ${serviceArgs(nodeArgs).slice(0, -1).join(' ')}), NODE_ENV=production, LOG_LEVEL=info, limiter on, DATABASE_POOL_SIZE ${process.env.DATABASE_POOL_SIZE ?? 'unset (24)'}`,
+      `- ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each; service: dist/main.mjs (npm start's bundle, role all, node ${serviceArgs(nodeArgs).slice(0, -1).join(' ')}), NODE_ENV=production, LOG_LEVEL=info, limiter on, DATABASE_POOL_SIZE ${process.env.DATABASE_POOL_SIZE ?? 'unset (requests 10, jobs 24)'}`,
       `- topology: ${topology}`,
       '',
       '| scenario | floor | floor req/s | floor p50 / p99 ms | service req/s | service p50 / p99 ms | ratio median (min–max) | target |',

@@ -77,6 +77,8 @@ export async function startRuntime(opts: {
     config,
     prisma,
     pool,
+    // An `all` process's job pool, for its /metrics.
+    jobPool: sides[1]?.pool,
     reads,
     log,
     secrets: new SecretBox(opts.secretKey),
@@ -87,7 +89,7 @@ export async function startRuntime(opts: {
   };
   // Jobs and sweeps on the worker side's pool (the only one of a worker process).
   const workerSide = sides.at(-1)!;
-  const workerDeps: Deps = { ...deps, pool: workerSide.pool, prisma: workerSide.prisma };
+  const workerDeps: Deps = { ...deps, pool: workerSide.pool, prisma: workerSide.prisma, jobPool: undefined };
   if (role !== 'api') await jobs.work(workerDeps, jobDefinitions);
   const expirySweep = role !== 'api' ? startExpirySweep(workerDeps) : null;
   const lateWindowSweep = role !== 'api' ? startLateWindowSweep(workerDeps) : null;

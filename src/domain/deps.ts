@@ -15,6 +15,8 @@ export type Deps = {
   prisma: PrismaClient;
   /** The pool Prisma runs on, for the hot paths' typed SQL (statement(), src/db/statement.ts). */
   pool: pg.Pool;
+  /** An `all` process's other pool, its jobs' and sweeps' (src/runtime.ts `poolsOf`): for /metrics only. */
+  jobPool?: pg.Pool;
   /**
    * DATABASE_READ_URL's replica (API processes only), for reads that may lag; null or absent: none.
    * Never used directly: src/domain/reports/read-pool.ts picks it or the primary.

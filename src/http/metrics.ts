@@ -43,6 +43,7 @@ export function createMetrics() {
     if (deps.reads) replicaGauges(registry, deps.reads);
     sweepGauges(registry, deps);
     poolMetrics(registry, deps.pool);
+    if (deps.jobPool) jobPoolMetrics(registry, deps.jobPool);
     const router = makeRouter();
     router.get('/metrics', async (req, res) => {
       const token = deps.config.metricsToken;
@@ -123,6 +124,28 @@ function poolMetrics(registry: Registry, pool: pg.Pool) {
   new Gauge({
     name: 'gateway_db_pool_waiting',
     help: 'Statements and transactions waiting for a connection of this process\'s pool (the scrape\'s own gauges that read the database count while they wait)',
+    registers: [registry],
+    collect() {
+      this.set(pool.waitingCount);
+    },
+  });
+}
+
+/** An `all` process's pool for its jobs and sweeps, apart from the request pool above. */
+function jobPoolMetrics(registry: Registry, pool: pg.Pool) {
+  new Gauge({
+    name: 'gateway_db_job_pool_connections',
+    help: 'Connections in this process\'s pool for jobs and sweeps (an all process only), by state: in_use or idle',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
+    },
+  });
+  new Gauge({
+    name: 'gateway_db_job_pool_waiting',
+    help: 'Jobs and sweeps waiting for a connection of this process\'s job pool (an all process only)',
     registers: [registry],
     collect() {
       this.set(pool.waitingCount);

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DEFAULT_POOL_SIZES, poolsOf } from '../../src/runtime.js';
-import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 
 describe('DATABASE_POOL_SIZE', () => {
   const apps: TestApp[] = [];
@@ -35,6 +35,13 @@ describe('DATABASE_POOL_SIZE', () => {
     const both = await startTestApp({ role: 'all', databaseUrl: unset.databaseUrl });
     apps.push(both);
     expect((both.deps.pool as pg.Pool & { options: { max: number } }).options.max).toBe(10);
+    expect((both.deps.jobPool as pg.Pool & { options: { max: number } }).options.max).toBe(24);
+    // Its /metrics shows both pools; an API process's only the one it has.
+    const scrape = (await request(both.baseUrl, 'GET', '/metrics')).text;
+    expect(scrape).toMatch(/^gateway_db_pool_connections\{state="in_use"\} \d+$/m);
+    expect(scrape).toMatch(/^gateway_db_job_pool_connections\{state="idle"\} \d+$/m);
+    expect(scrape).toMatch(/^gateway_db_job_pool_waiting \d+$/m);
+    expect((await request(unset.baseUrl, 'GET', '/metrics')).text).not.toContain('gateway_db_job_pool');
   });
 
   it('an all process keeps its requests and its jobs apart: with every request connection held, the expiry sweep still runs', async () => {
