@@ -111,31 +111,25 @@ function sweepGauges(registry: Registry, deps: Deps) {
 function poolMetrics(registry: Registry, pool: pg.Pool) {
   const opened = new Counter({ name: 'gateway_db_connections_opened_total', help: 'Connections this process\'s pool opened to DATABASE_URL', registers: [registry] });
   pool.on('connect', () => opened.inc());
-  new Gauge({
-    name: 'gateway_db_pool_connections',
-    help: 'Connections in this process\'s pool (DATABASE_POOL_SIZE at most), by state: in_use or idle',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      this.set({ state: 'idle' }, pool.idleCount);
-      this.set({ state: 'in_use' }, pool.totalCount - pool.idleCount);
-    },
-  });
-  new Gauge({
-    name: 'gateway_db_pool_waiting',
-    help: 'Statements and transactions waiting for a connection of this process\'s pool (the scrape\'s own gauges that read the database count while they wait)',
-    registers: [registry],
-    collect() {
-      this.set(pool.waitingCount);
-    },
+  poolGauges(registry, pool, 'gateway_db_pool', {
+    connections: 'Connections in this process\'s pool (DATABASE_POOL_SIZE at most), by state: in_use or idle',
+    waiting: 'Statements and transactions waiting for a connection of this process\'s pool (the scrape\'s own gauges that read the database count while they wait)',
   });
 }
 
 /** An `all` process's pool for its jobs and sweeps, apart from the request pool above. */
 function jobPoolMetrics(registry: Registry, pool: pg.Pool) {
+  poolGauges(registry, pool, 'gateway_db_job_pool', {
+    connections: 'Connections in this process\'s pool for jobs and sweeps (an all process only), by state: in_use or idle',
+    waiting: 'Jobs and sweeps waiting for a connection of this process\'s job pool (an all process only)',
+  });
+}
+
+/** `<prefix>_connections{state}` (in_use, idle) and `<prefix>_waiting` of one pool, read at scrape time. */
+function poolGauges(registry: Registry, pool: pg.Pool, prefix: string, help: { connections: string; waiting: string }) {
   new Gauge({
-    name: 'gateway_db_job_pool_connections',
-    help: 'Connections in this process\'s pool for jobs and sweeps (an all process only), by state: in_use or idle',
+    name: `${prefix}_connections`,
+    help: help.connections,
     labelNames: ['state'],
     registers: [registry],
     collect() {
@@ -144,8 +138,8 @@ function jobPoolMetrics(registry: Registry, pool: pg.Pool) {
     },
   });
   new Gauge({
-    name: 'gateway_db_job_pool_waiting',
-    help: 'Jobs and sweeps waiting for a connection of this process\'s job pool (an all process only)',
+    name: `${prefix}_waiting`,
+    help: help.waiting,
     registers: [registry],
     collect() {
       this.set(pool.waitingCount);
