@@ -57,16 +57,21 @@ export async function startRuntime(opts: {
   // One pool per side of the process (poolsOf), each DATABASE_POOL_SIZE or its side's default.
   // Statements marked `prepare` are parsed once per connection only where nothing pools between us
   // and PostgreSQL: through PgBouncer in transaction mode (DATABASE_DIRECT_URL set apart) they go unnamed.
-  const sides = poolsOf(role).map((side) => {
-    const pool = createPool(opts.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZES[side], {
-      prepareStatements: directUrl === opts.databaseUrl,
-      onPreparedRefused: (err) =>
-        log.error({ err }, 'DATABASE_URL pools by transaction (a prepared statement was not where it was parsed): statements go unnamed from now on; set DATABASE_DIRECT_URL to PostgreSQL itself'),
-    });
-    pool.on('error', (err) => log.warn({ err, pool: side }, 'database pool: idle connection lost'));
-    return { pool, prisma: createPrisma(pool) };
-  });
-  const { pool, prisma } = sides[0]!;
+  const sides = new Map(
+    poolsOf(role).map((side) => {
+      const pool = createPool(opts.databaseUrl, config.databasePoolSize ?? DEFAULT_POOL_SIZES[side], {
+        prepareStatements: directUrl === opts.databaseUrl,
+        onPreparedRefused: (err) =>
+          log.error({ err }, 'DATABASE_URL pools by transaction (a prepared statement was not where it was parsed): statements go unnamed from now on; set DATABASE_DIRECT_URL to PostgreSQL itself'),
+      });
+      pool.on('error', (err) => log.warn({ err, pool: side }, 'database pool: idle connection lost'));
+      return [side, { pool, prisma: createPrisma(pool) }] as const;
+    }),
+  );
+  const requestSide = sides.get('api');
+  const jobSide = sides.get('worker');
+  // A worker process has only its job pool: that is its deps' pool too.
+  const { pool, prisma } = (requestSide ?? jobSide)!;
   const jobs = await JobQueue.start({ pooled: opts.databaseUrl, direct: directUrl }, log, { work: role !== 'api' }, jobDefinitions);
   const serving = role !== 'worker';
   const notifier = serving ? await PaymentNotifier.start(directUrl, log) : null;
@@ -78,7 +83,7 @@ export async function startRuntime(opts: {
     prisma,
     pool,
     // An `all` process's job pool, for its /metrics.
-    jobPool: sides[1]?.pool,
+    jobPool: requestSide && jobSide ? jobSide.pool : undefined,
     reads,
     log,
     secrets: new SecretBox(opts.secretKey),
@@ -87,12 +92,11 @@ export async function startRuntime(opts: {
     notifier,
     limits: serving ? new RateLimits(pool, config, log) : null,
   };
-  // Jobs and sweeps on the worker side's pool (the only one of a worker process).
-  const workerSide = sides.at(-1)!;
-  const workerDeps: Deps = { ...deps, pool: workerSide.pool, prisma: workerSide.prisma, jobPool: undefined };
-  if (role !== 'api') await jobs.work(workerDeps, jobDefinitions);
-  const expirySweep = role !== 'api' ? startExpirySweep(workerDeps) : null;
-  const lateWindowSweep = role !== 'api' ? startLateWindowSweep(workerDeps) : null;
+  // Jobs and sweeps on the job pool.
+  const jobDeps: Deps | null = jobSide ? { ...deps, pool: jobSide.pool, prisma: jobSide.prisma, jobPool: undefined } : null;
+  if (jobDeps) await jobs.work(jobDeps, jobDefinitions);
+  const expirySweep = jobDeps ? startExpirySweep(jobDeps) : null;
+  const lateWindowSweep = jobDeps ? startLateWindowSweep(jobDeps) : null;
   const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
 
   let stopping: Promise<void> | undefined;
@@ -106,7 +110,7 @@ export async function startRuntime(opts: {
       await jobs.stop();
       await deps.limits?.stop();
       await reads?.stop();
-      for (const side of sides) {
+      for (const side of sides.values()) {
         await side.prisma.$disconnect();
         await side.pool.end();
       }
