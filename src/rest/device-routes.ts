@@ -4,6 +4,8 @@ import type { Deps } from '../domain/deps.js';
 import { authenticateHook } from '../domain/devices/hooks.js';
 import { receiveBackfillFromDevice, receiveFromDevice } from '../flows/device-intake.js';
 import { markSeen } from '../domain/devices/seen.js';
+import { AppError } from '../errors.js';
+import { refuseRepeatedKeys } from '../http/strict-json.js';
 import { BODY_LIMIT, bodyReader, handle, RawJson, type BodyReader } from './handle.js';
 
 /** A backfill of BATCH_MAX Persian SMS is far above the usual 64 KiB. */
@@ -18,16 +20,63 @@ const forwarded = async (deps: Deps, device: Actor, body: unknown) => {
 
 const batch = async (deps: Deps, device: Actor, body: unknown) => accepted(await receiveBackfillFromDevice(deps, device, body));
 
+/** The text of a JSON body as body-parser decoded it, kept by its `verify` hook for the repeated-key check. */
+const jsonText = new WeakMap<object, string>();
+
+function decoded(buf: Buffer, charset: string): string {
+  try {
+    return new TextDecoder(charset).decode(buf);
+  } catch {
+    // body-parser takes any `utf-*` charset; one the platform cannot decode cannot be checked, so it is refused.
+    throw new AppError('unsupported_media_type', 'A device body in JSON must be UTF-8 or UTF-16.');
+  }
+}
+
+/**
+ * JSON that names each key once in every object (docs/security.md, "repeated keys"): parsed by
+ * body-parser as before, then its text is scanned; a repeat is 400 `invalid_json` (`details.key`)
+ * before anything is stored.
+ */
+function strictJson(limit: string): BodyReader {
+  const read = bodyReader(
+    express.json({ limit, type: () => true, strict: false, verify: (req, _res, buf, charset) => void jsonText.set(req, decoded(buf, charset)) }),
+  );
+  return async (req, res) => {
+    await read(req, res);
+    const text = jsonText.get(req);
+    if (text !== undefined) refuseRepeatedKeys(text);
+  };
+}
+
+/** A body that is dropped unread (a hook heartbeat: any text a monitor sends), unless it is JSON repeating a key. */
+function ignoredBody(limit: string): BodyReader {
+  const raw = bodyReader(express.raw({ limit, type: () => true }));
+  return async (req, res) => {
+    await raw(req, res);
+    const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+    req.body = {};
+    if (isJson(text)) refuseRepeatedKeys(text);
+  };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The body of a device route, read by handle() once the caller is known (401/403 before 413 and
  * 400) in place of its JSON-only, 64 KiB reader: a forwarder may post a form, a backfill batch is
- * larger, and a hook heartbeat's body is read and dropped, never refused.
+ * larger, and a hook heartbeat's body is read and dropped, refused only when it is JSON that repeats a key.
  */
 function deviceBody(limit: string, body: 'sms' | 'ignored' = 'sms'): BodyReader {
+  if (body === 'ignored') return ignoredBody(limit);
   const form = bodyReader(express.urlencoded({ extended: false, limit }));
-  const json = bodyReader(express.json({ limit, type: () => true, strict: false }));
-  const raw = bodyReader(express.raw({ limit, type: () => true }));
-  if (body === 'ignored') return (req, res) => raw(req, res).then(() => void (req.body = {}));
+  const json = strictJson(limit);
   return (req, res) => (req.is('application/x-www-form-urlencoded') ? form : json)(req, res);
 }
 
@@ -37,7 +86,7 @@ export function deviceRoutes(deps: Deps): Router {
   // not required (when present it is checked as on any public route).
   const hook = { auth: ['public', 'device'] as ('public' | 'device')[], hookDevice: (params: Record<string, string>) => authenticateHook(deps, params.secret) };
 
-  router.post('/device/heartbeat', handle(deps, { auth: ['device'], run: (actor) => markSeen(deps, actor, { sms: false }) }));
+  router.post('/device/heartbeat', handle(deps, { auth: ['device'], readBody: strictJson(BODY_LIMIT), run: (actor) => markSeen(deps, actor, { sms: false }) }));
   router.post('/device/messages', handle(deps, { auth: ['device'], readBody: deviceBody(BODY_LIMIT), run: (actor, { body }) => forwarded(deps, actor, body) }));
   router.post('/device/messages/batch', handle(deps, { auth: ['device'], readBody: deviceBody(BATCH_BODY_LIMIT), run: (actor, { body }) => batch(deps, actor, body) }));
   router.post('/device/hooks/:secret', handle(deps, { ...hook, readBody: deviceBody(BODY_LIMIT), run: (_a, { hook: device, body }) => forwarded(deps, device, body) }));
