@@ -32,6 +32,25 @@ export function useJsonErrorBodies(): Plugin {
 }
 
 /**
+ * The HTTP adapter (src/http/app.ts) reads every GraphQL body before Yoga and leaves its bytes on
+ * the Node request. Yoga's server adapter takes those bytes only when they are non-empty (it treats
+ * an object with no keys, such as an empty Buffer, as "nothing parsed" and reads the Node stream
+ * instead); but that stream was drained by the adapter and its 'end' has passed, so an empty body
+ * (`Content-Length: 0`, or chunked with no chunk) waited forever for an end that never came. Here
+ * the bytes read, even none, are the request's body, and Yoga answers it as it answers any body
+ * that is not JSON (400 invalid_json).
+ */
+export function useBodyReadByAdapter(): Plugin {
+  return {
+    onRequest({ request, serverContext, setRequest, fetchAPI }) {
+      const read = (serverContext as { req?: { body?: unknown } }).req?.body;
+      if (!(read instanceof Uint8Array) || read.byteLength > 0) return;
+      setRequest(new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: new Uint8Array(0) }));
+    },
+  };
+}
+
+/**
  * An open subscription holds its GraphQL context until it ends, and over HTTP that context is Yoga's
  * server context: it carries the fetch Request, with its consumed body stream (~12 KiB), and the
  * request's parameters. Nothing reads either once the subscription runs (its fields read `deps` and

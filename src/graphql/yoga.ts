@@ -7,7 +7,7 @@ import type { GraphQLContext } from './context.js';
 import { createMaskError, logYogaError, useCatalogErrorCodes } from './errors.js';
 import { schema } from './schema/index.js';
 import { contextBuiltForSse } from './context-handoff.js';
-import { useJsonErrorBodies, useLeanSubscriptionContext, useNoIntrospection, useSharedKeepAliveSse } from './transport-plugins.js';
+import { useBodyReadByAdapter, useJsonErrorBodies, useLeanSubscriptionContext, useNoIntrospection, useSharedKeepAliveSse } from './transport-plugins.js';
 
 export type Yoga = YogaServerInstance<Record<string, unknown>, GraphQLContext>;
 
@@ -18,6 +18,7 @@ export function createGraphQLServer(deps: Deps): Yoga {
   const production = deps.config.nodeEnv === 'production';
   const introspection = !production || deps.config.graphqlIntrospection;
   const plugins: Plugin[] = [
+    useBodyReadByAdapter(),
     EnvelopArmorPlugin({
       maxDepth: { n: ARMOR.maxDepth },
       maxAliases: { n: ARMOR.maxAliases },
@@ -50,7 +51,8 @@ export function createGraphQLServer(deps: Deps): Yoga {
           defaultEditorToolsVisibility: 'headers',
         },
     landingPage: false,
-    // The HTTP adapter (src/http/app.ts) has read and capped every body before Yoga sees it.
+    // The HTTP adapter (src/http/app.ts) has read and capped every body before Yoga sees it
+    // (useBodyReadByAdapter hands Yoga those bytes, an empty body included).
     maxRequestBodySize: false,
     // CORS is answered for every path by src/http/cors.ts (any origin, never credentials).
     cors: false,

@@ -14,9 +14,16 @@ afterAll(() => app.stop());
 const names = serverAudits({ url: 'http://placeholder/graphql' }).map((a) => a.name);
 
 describe('GraphQL over HTTP (graphql-http server audits against the real server)', () => {
-  it.each(names.filter((n) => /^(MUST|SHOULD)\b/.test(n)))('%s', async (name) => {
+  // Every audit, MAY ones included: the contract asks for what several MAY audits check (A5BF: an
+  // empty POST body is 400 at once; it hung once, when the MAY audits were not run here).
+  it('runs the audits the contract relies on', () => {
+    expect(names.length).toBeGreaterThan(50);
+    expect(names).toContain('MAY use 400 status code when request body is missing on POST');
+  });
+
+  it.each(names)('%s', async (name) => {
     const audit = serverAudits({ url: `${app.baseUrl}/graphql` }).find((a) => a.name === name)!;
     const result = await audit.fn();
     expect(result.status === 'ok' ? 'ok' : `${result.status}: ${result.reason}`).toBe('ok');
-  });
+  }, 15_000);
 });

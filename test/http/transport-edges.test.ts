@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql, makeShop, request, startTestApp, type HttpResult, type TestApp } from '../support/harness.js';
@@ -81,6 +82,75 @@ describe('every error answer is the JSON envelope', () => {
     const answer = await rawHttp('HELLO\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1.1 400/);
     expect(JSON.parse(answer.split('\r\n\r\n')[1]!).error.code).toBe('invalid_request');
+  });
+});
+
+type RawAnswer = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
+
+/**
+ * A POST through node:http, which sends exactly the framing asked for (fetch decides Content-Length
+ * and chunking itself). It gives up after `timeoutMs`: a server that waits for a body that already
+ * ended fails the test with that timeout instead of hanging it.
+ */
+function rawSend(method: string, path: string, headers: Record<string, string>, chunks: string[], timeoutMs = 5_000): Promise<RawAnswer> {
+  const { port } = new URL(app.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: Number(port), path, method, headers, timeout: timeoutMs }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+const rawPost = (path: string, headers: Record<string, string>, chunks: string[]) => rawSend('POST', path, headers, chunks);
+const EMPTY_BODIES = { 'Content-Length: 0': { 'content-length': '0' }, 'chunked, no chunk': { 'transfer-encoding': 'chunked' } };
+
+describe('GraphQL over HTTP: a body that is not JSON is 400 at once, however it is framed', () => {
+  function expectInvalidJson(answer: RawAnswer) {
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/^application\/(graphql-response\+)?json/);
+    expect(JSON.parse(answer.text).errors[0].extensions.code).toBe('invalid_json');
+  }
+
+  it('Content-Length: 0', async () => {
+    expectInvalidJson(await rawPost('/graphql', { 'content-type': 'application/json', 'content-length': '0' }, []));
+  });
+
+  it('Transfer-Encoding: chunked with no chunk', async () => {
+    expectInvalidJson(await rawPost('/graphql', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, []));
+  });
+
+  it('a body that is not JSON, with Content-Length and chunked', async () => {
+    expectInvalidJson(await rawPost('/graphql', { 'content-type': 'application/json', 'content-length': '5' }, ['hello']));
+    expectInvalidJson(await rawPost('/graphql', { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, ['{"query"', ': ']));
+  });
+
+  it('whitespace only, and an empty body under the GraphQL response type', async () => {
+    expectInvalidJson(await rawPost('/graphql', { 'content-type': 'application/json', 'content-length': '2' }, [' \n']));
+    expectInvalidJson(
+      await rawPost('/graphql', { 'content-type': 'application/json', accept: 'application/graphql-response+json', 'content-length': '0' }, []),
+    );
+  });
+
+  it.each(Object.entries(EMPTY_BODIES))('every other method answers an empty body (%s) at once', async (_framing, framing) => {
+    const headers = { 'content-type': 'application/json', ...framing };
+    for (const method of ['PUT', 'PATCH', 'DELETE']) {
+      const answer = await rawSend(method, '/graphql', headers, []);
+      expect(answer.status, method).toBe(405);
+      expect(JSON.parse(answer.text).errors[0].extensions.code).toBe('method_not_allowed');
+    }
+    const get = await rawSend('GET', '/graphql?query=%7B__typename%7D', headers, []);
+    expect(get.status).toBe(200);
+    expect(JSON.parse(get.text)).toEqual({ data: { __typename: 'Query' } });
+    // Asking for an event stream: the refusal comes at once too, whatever its framing.
+    const sse = await rawPost('/graphql', { ...headers, accept: 'text/event-stream' }, []);
+    expect(sse.status).toBe(400);
   });
 });
 
