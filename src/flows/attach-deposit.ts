@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decisionTransaction, type Tx } from '../db/prisma.js';
+import type { Tx } from '../db/prisma.js';
 import { AppError } from '../errors.js';
 import type { Actor } from '../domain/auth/actor.js';
 import { callerScope, requireDecider } from '../domain/auth/scope.js';
@@ -10,6 +10,7 @@ import type { Deps } from '../domain/deps.js';
 import { attachRefusal } from '../domain/matching/decide-attach.js';
 import { releaseReviewFlags } from '../domain/matching/review-flags.js';
 import { auditPaymentDecision } from '../domain/payments/decision-audit.js';
+import { decide, type Answer, type Idempotent } from '../domain/payments/idempotency.js';
 import { applyTransition, lockPayment } from '../domain/payments/transitions.js';
 import type { PaymentRow } from '../domain/payments/types.js';
 import { parseInput, uuidSchema } from '../domain/validation.js';
@@ -29,13 +30,17 @@ const attachInput = z.object({
   note: z.string().trim().max(500, 'must be at most 500 characters').nullish(),
 });
 
-export async function attachBankMessage(deps: Deps, actor: Actor, input: unknown): Promise<{ payment: PaymentRow; messageId: string }> {
+export type Attached = { payment: PaymentRow; messageId: string };
+
+export async function attachBankMessage(deps: Deps, actor: Actor, input: unknown): Promise<Attached>;
+export async function attachBankMessage(deps: Deps, actor: Actor, input: unknown, idem: Idempotent<Attached> | undefined): Promise<Attached | Answer>;
+export async function attachBankMessage(deps: Deps, actor: Actor, input: unknown, idem?: Idempotent<Attached>): Promise<Attached | Answer> {
   const scope = callerScope(actor);
   requireDecider(actor);
   const data = parseInput(attachInput, input);
   if (!uuidSchema.safeParse(data.messageId).success) throw AppError.notFound('Bank message');
   if (!uuidSchema.safeParse(data.paymentId).success) throw AppError.notFound('Payment');
-  return decisionTransaction(deps.prisma, async (tx) => {
+  return decide(deps, actor, idem, async (tx) => {
     const message = await lockVisibleMessage(tx, actor, data.messageId);
     const payment = await lockPayment(tx, data.paymentId, scope);
     const refused = attachRefusal(message, payment, data.acceptAmount ?? false);

@@ -2,21 +2,11 @@ import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { rejectPayment, verifyPayment } from '../domain/payments/actions.js';
 import { createPayment, createPaymentIdempotently } from '../domain/payments/create-payment.js';
-import { requestHash } from '../domain/payments/idempotency.js';
 import { getPayment, listPayments } from '../domain/payments/queries.js';
 import { checkoutUrl, paymentRecord, verifyResult } from '../domain/payments/record.js';
 import type { PaymentRow } from '../domain/payments/types.js';
-import { AppError } from '../errors.js';
 import { handle, RawJson } from './handle.js';
-
-function idempotencyOf(header: string | string[] | undefined, body: unknown) {
-  if (header === undefined) return undefined;
-  const key = Array.isArray(header) ? header[0] : header;
-  if (!key || key.length > 255) {
-    throw AppError.invalid([{ field: 'Idempotency-Key', message: 'must be 1..255 characters' }]);
-  }
-  return { key, requestHash: requestHash(body) };
-}
+import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
 
 export function paymentRoutes(deps: Deps): Router {
   const router = Router();
@@ -26,10 +16,14 @@ export function paymentRoutes(deps: Deps): Router {
     handle(deps, {
       auth: ['project'],
       run: async (actor, { body, headers }) => {
-        const idempotency = idempotencyOf(headers['idempotency-key'], body);
-        const render = (p: PaymentRow) => JSON.stringify({ ...paymentRecord(p), checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token) });
-        if (idempotency) return new RawJson(201, await createPaymentIdempotently(deps, actor, body, { ...idempotency, render }));
-        return new RawJson(201, render(await createPayment(deps, actor, body)));
+        const keyed = restKey(headers, '/payments', null, body);
+        const render = (p: PaymentRow) => jsonAnswer(201, { ...paymentRecord(p), checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token) });
+        if (keyed) {
+          const answer = await createPaymentIdempotently(deps, actor, body, { ...keyed, render });
+          return new RawJson(answer.status, answer.body);
+        }
+        const created = render(await createPayment(deps, actor, body));
+        return new RawJson(created.status, created.body);
       },
     }),
   );
@@ -54,10 +48,12 @@ export function paymentRoutes(deps: Deps): Router {
     '/payments/:id/verify',
     handle(deps, {
       auth: ['project'],
-      run: async (actor, { params, body }) => {
-        const { payment, alreadyVerified } = await verifyPayment(deps, actor, params.id!, body);
-        return verifyResult(payment, alreadyVerified);
-      },
+      run: (actor, { params, body, headers }) =>
+        keyedRoute(
+          restKey(headers, '/payments/{id}/verify', params.id!, body),
+          (v: { payment: PaymentRow; alreadyVerified: boolean }) => jsonAnswer(200, verifyResult(v.payment, v.alreadyVerified)),
+          (idem) => verifyPayment(deps, actor, params.id!, body, idem),
+        ),
     }),
   );
 
@@ -65,9 +61,13 @@ export function paymentRoutes(deps: Deps): Router {
     '/payments/:id/reject',
     handle(deps, {
       auth: ['project'],
-      run: async (actor, { params, body }) => {
+      run: (actor, { params, body, headers }) => {
         const reason = (body as { reason?: unknown } | undefined)?.reason;
-        return paymentRecord(await rejectPayment(deps, actor, params.id!, reason));
+        return keyedRoute(
+          restKey(headers, '/payments/{id}/reject', params.id!, body),
+          (p: PaymentRow) => jsonAnswer(200, paymentRecord(p)),
+          (idem) => rejectPayment(deps, actor, params.id!, reason, idem),
+        );
       },
     }),
   );

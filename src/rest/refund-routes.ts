@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
-import { listRefunds, recordRefund, refundRecord } from '../domain/refunds/refunds.js';
-import { handle, RawJson } from './handle.js';
+import { listRefunds, recordRefund, refundRecord, type RecordedRefund } from '../domain/refunds/refunds.js';
+import { handle } from './handle.js';
+import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
 
 /**
  * Refunds of a payment (CONTRACT "Exceptions"): records of money the merchant paid back from their
@@ -15,10 +16,13 @@ export function refundRoutes(deps: Deps): Router {
     '/payments/:id/refunds',
     handle(deps, {
       auth: ['project', 'merchant', 'user'],
-      run: async (actor, { params, body }) => {
-        const { refund } = await recordRefund(deps, actor, params.id!, body);
-        return new RawJson(201, JSON.stringify(refundRecord(refund)));
-      },
+      // A retried refund is recorded once: the key is claimed in the refund's own transaction.
+      run: (actor, { params, body, headers }) =>
+        keyedRoute(
+          restKey(headers, '/payments/{id}/refunds', params.id!, body),
+          (r: RecordedRefund) => jsonAnswer(201, refundRecord(r.refund)),
+          (idem) => recordRefund(deps, actor, params.id!, body, idem),
+        ),
     }),
   );
 

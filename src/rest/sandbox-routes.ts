@@ -1,8 +1,15 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { paymentRecord } from '../domain/payments/record.js';
-import { simulateDeposit } from '../flows/simulate-deposit.js';
+import { simulateDeposit, type Simulation } from '../flows/simulate-deposit.js';
 import { handle } from './handle.js';
+import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
+
+const simulationRecord = (result: Simulation) => ({
+  simulatedAmount: result.simulatedAmount.toString(),
+  bankMessage: { id: result.message.id, status: result.message.status, statusReason: result.message.statusReason },
+  payment: paymentRecord(result.payment),
+});
 
 export function sandboxRoutes(deps: Deps): Router {
   const router = Router();
@@ -10,14 +17,12 @@ export function sandboxRoutes(deps: Deps): Router {
     '/sandbox/deposits',
     handle(deps, {
       auth: ['project'],
-      run: async (actor, { body }) => {
-        const result = await simulateDeposit(deps, actor, body);
-        return {
-          simulatedAmount: result.simulatedAmount.toString(),
-          bankMessage: { id: result.message.id, status: result.message.status, statusReason: result.message.statusReason },
-          payment: paymentRecord(result.payment),
-        };
-      },
+      run: (actor, { body, headers }) =>
+        keyedRoute(
+          restKey(headers, '/sandbox/deposits', null, body),
+          (r: Simulation) => jsonAnswer(200, simulationRecord(r)),
+          (idem) => simulateDeposit(deps, actor, body, idem),
+        ),
     }),
   );
   return router;

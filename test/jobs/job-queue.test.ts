@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => app.stop());
 
 async function insertKey(key: string, expiresAt: Date) {
-  await app.deps.prisma.idempotencyKey.create({ data: { projectId, key, requestHash: 'h', responseStatus: 201, responseBody: '{}', expiresAt } });
+  await app.deps.prisma.idempotencyKey.create({ data: { scope: `project:${projectId}`, projectId, key, operation: 'POST /v1/payments', requestHash: 'h', responseStatus: 201, responseBody: '{}', expiresAt } });
 }
 
 describe('jobs on pg-boss', () => {
@@ -49,7 +49,7 @@ describe('jobs on pg-boss', () => {
 
   it('a job sent inside a committed transaction exists with the state change', async () => {
     const id = await app.deps.prisma.$transaction(async (tx) => {
-      await tx.idempotencyKey.create({ data: { projectId, key: 'with-job', requestHash: 'h', responseStatus: 201, responseBody: '{}', expiresAt: new Date(Date.now() + 60_000) } });
+      await tx.idempotencyKey.create({ data: { scope: `project:${projectId}`, projectId, key: 'with-job', operation: 'POST /v1/payments', requestHash: 'h', responseStatus: 201, responseBody: '{}', expiresAt: new Date(Date.now() + 60_000) } });
       return app.deps.jobs.send('prune-idempotency-keys', { probe: 'committed' }, { tx, startAfter: new Date(Date.now() + 3_600_000) });
     });
     const rows = await app.deps.prisma.$queryRawUnsafe<{ data: { probe: string } }[]>(`select data from pgboss.job where id = $1::uuid`, id);

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { decisionTransaction, type Tx } from '../../db/prisma.js';
+import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { BankMessage, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../auth/actor.js';
 import { callerScope, requireDecider } from '../auth/scope.js';
 import { recordAudit } from '../audit/audit.js';
 import type { Deps } from '../deps.js';
+import { decide, type Answer, type Idempotent } from '../payments/idempotency.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { trustMessage } from './store/evidence.js';
 import { lockMessageRow } from './store/messages.js';
@@ -37,11 +38,13 @@ export async function lockVisibleMessage(tx: Tx, actor: Actor, id: string): Prom
 }
 
 /** The merchant's decision that a message needs nothing more (no payment to confirm for it). */
-export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown) {
+export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown): Promise<BankMessage>;
+export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown, idem: Idempotent<BankMessage> | undefined): Promise<BankMessage | Answer>;
+export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown, idem?: Idempotent<BankMessage>): Promise<BankMessage | Answer> {
   callerScope(actor);
   requireDecider(actor);
   const checkedNote = parseInput(z.string().trim().max(500, 'must be at most 500 characters').nullish(), note) ?? null;
-  return decisionTransaction(deps.prisma, async (tx) => {
+  return decide(deps, actor, idem, async (tx) => {
     const message = await lockVisibleMessage(tx, actor, id);
     if (!(DECIDABLE_STATUSES as readonly string[]).includes(message.status)) {
       throw new AppError('invalid_state', `Only messages that are ${DECIDABLE_STATUSES.join(', ')} can be dismissed.`, { status: message.status });

@@ -3,6 +3,7 @@ import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
+import { checkoutKeyScope, underKey, type Answer, type Idempotent } from '../payments/idempotency.js';
 import { applyTransition, lockPayment } from '../payments/transitions.js';
 import { cardLast4Schema, latinDigits, parseInput, phoneSchema } from '../validation.js';
 import { checkoutSourceByToken } from '../payments/store/checkout-view.js';
@@ -41,10 +42,12 @@ export const reportInput = z
  * The payer says they transferred the money. Recorded while pending; it does not confirm anything
  * (only a deposit or the merchant does), but flags the payment for review if no deposit comes.
  */
-export async function reportCheckoutPayment(deps: Deps, token: string, input: unknown): Promise<CheckoutView> {
+export async function reportCheckoutPayment(deps: Deps, token: string, input: unknown): Promise<CheckoutView>;
+export async function reportCheckoutPayment(deps: Deps, token: string, input: unknown, idem: Idempotent<CheckoutView> | undefined): Promise<CheckoutView | Answer>;
+export async function reportCheckoutPayment(deps: Deps, token: string, input: unknown, idem?: Idempotent<CheckoutView>): Promise<CheckoutView | Answer> {
   const data = parseInput(reportInput, input ?? {});
-  return deps.prisma.$transaction(async (tx) => {
-    const payment = await lockPayment(tx, await paymentIdForToken(tx, token));
+  return checkoutDecision(deps, token, idem, async (tx, paymentId) => {
+    const payment = await lockPayment(tx, paymentId);
     if (payment.status !== 'pending') {
       throw new AppError('invalid_state', `The payment is ${payment.status}; it can no longer be reported.`, { status: payment.status });
     }
@@ -63,10 +66,23 @@ export async function reportCheckoutPayment(deps: Deps, token: string, input: un
 }
 
 /** The payer gives up: pending → canceled (event payment.canceled; the reserved fee is released). */
-export async function cancelCheckout(deps: Deps, token: string): Promise<CheckoutView> {
-  return deps.prisma.$transaction(async (tx) => {
-    const payment = await lockPayment(tx, await paymentIdForToken(tx, token));
+export async function cancelCheckout(deps: Deps, token: string): Promise<CheckoutView>;
+export async function cancelCheckout(deps: Deps, token: string, idem: Idempotent<CheckoutView> | undefined): Promise<CheckoutView | Answer>;
+export async function cancelCheckout(deps: Deps, token: string, idem?: Idempotent<CheckoutView>): Promise<CheckoutView | Answer> {
+  return checkoutDecision(deps, token, idem, async (tx, paymentId) => {
+    const payment = await lockPayment(tx, paymentId);
     await applyTransition(tx, deps.jobs, payment, 'cancel');
     return loadView(tx, payment.id);
+  });
+}
+
+/**
+ * A payer's step in one transaction; under an idempotency key (a retried tap) in the key space of
+ * the token's payment: whoever holds the token is that payment's payer.
+ */
+async function checkoutDecision(deps: Deps, token: string, idem: Idempotent<CheckoutView> | undefined, run: (tx: Tx, paymentId: string) => Promise<CheckoutView>): Promise<CheckoutView | Answer> {
+  return deps.prisma.$transaction(async (tx) => {
+    const paymentId = await paymentIdForToken(tx, token);
+    return idem ? underKey(tx, checkoutKeyScope(paymentId), idem, () => run(tx, paymentId)) : run(tx, paymentId);
   });
 }

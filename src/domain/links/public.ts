@@ -6,6 +6,8 @@ import { checkAmountRange, currencySchema, rangeRefusal, toRials, wholeAmountSch
 import { createPaymentFor } from '../payments/create-payment.js';
 import { linkClientKey } from './client-cap.js';
 import { checkoutUrl } from '../payments/record.js';
+import { Answer, linkKeyScope, type Idempotent } from '../payments/idempotency.js';
+import type { PaymentRow } from '../payments/types.js';
 import { AMOUNT_MAX, AMOUNT_MIN, parseInput, phoneSchema } from '../validation.js';
 
 /** Who the payer is to a link's limits: its address (the forwarded one behind TRUST_PROXY; IPv6 by /64); a keyed caller, its kind. */
@@ -46,12 +48,22 @@ export const linkPaymentInput = z.strictObject({
   description: z.string().max(200, 'must be at most 200 characters').nullish(),
 }).superRefine(checkAmountRange, { when: () => true });
 
+/** What the payer gets back when a payment starts from a link. */
+function linkPaymentView(deps: Deps, p: PaymentRow) {
+  return { token: p.token, checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token), amountFinal: p.amountFinal.toString(), expiresAt: p.expiresAt };
+}
+
+export type LinkPaymentView = ReturnType<typeof linkPaymentView>;
+
 /**
  * A payer starts a payment from a link (SPEC 4.7). A fixed-amount link ignores `amount`; otherwise
  * it is required and must lie within the link's min..max. Limited per link and payer address: so
  * many starts a minute (rate-limits.ts), and so many pending payments at a time (client-cap.ts).
+ * Under an idempotency key (a retried tap), in the key space of the link and the payer's address.
  */
-export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, input: unknown) {
+export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, input: unknown): Promise<LinkPaymentView>;
+export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, input: unknown, idem: Idempotent<LinkPaymentView> | undefined): Promise<LinkPaymentView | Answer>;
+export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, input: unknown, idem?: Idempotent<LinkPaymentView>): Promise<LinkPaymentView | Answer> {
   const data = parseInput(linkPaymentInput, input ?? {});
   const link = await findLink(deps, slug);
   const address = clientAddress(actor);
@@ -65,6 +77,7 @@ export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, 
     if (refusal) throw AppError.invalid([{ field: 'amount', message: refusal }]);
     amount = rials;
   }
+  const keyed = idem ? { scope: linkKeyScope(link.id, address), idem: { ...idem, render: (p: PaymentRow) => idem.render(linkPaymentView(deps, p)) } } : null;
   const p = await createPaymentFor(
     deps,
     link.project,
@@ -78,6 +91,7 @@ export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, 
       metadata: null,
     },
     { link: { linkId: link.id, address } },
+    keyed,
   );
-  return { token: p.token, checkoutUrl: checkoutUrl(deps.config.publicBaseUrl, p.token), amountFinal: p.amountFinal.toString(), expiresAt: p.expiresAt };
+  return p instanceof Answer ? p : linkPaymentView(deps, p);
 }

@@ -1,4 +1,4 @@
-import { decisionTransaction } from '../../db/prisma.js';
+import { inTransaction, type Queryable } from '../../db/statement.js';
 import { z } from 'zod';
 import { currencySchema, toRials, wholeAmountSchema } from '../banking/currency.js';
 import { verifyOfProject } from './store/reads.js';
@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import { callerScope, requireDecider } from '../auth/scope.js';
 import { auditPaymentDecision } from './decision-audit.js';
+import { decide, keyScope, underKey, type Answer, type Idempotent } from './idempotency.js';
 import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { reviewedDeposit, settleReviewedMessage } from '../bank-messages/decisions.js';
@@ -35,17 +36,26 @@ export const verifyInput = z.strictObject({
  * amount that is not the payment's `amountRequested` (in rials, after conversion), 409
  * `amount_mismatch` and nothing is counted.
  */
-export async function verifyPayment(deps: Deps, actor: Actor, id: string, input?: unknown): Promise<{ payment: PaymentRow; alreadyVerified: boolean }> {
-  const { projectId } = requireActor(actor, 'project');
+export type Verification = { payment: PaymentRow; alreadyVerified: boolean };
+
+export async function verifyPayment(deps: Deps, actor: Actor, id: string, input?: unknown): Promise<Verification>;
+export async function verifyPayment(deps: Deps, actor: Actor, id: string, input: unknown, idem: Idempotent<Verification> | undefined): Promise<Verification | Answer>;
+export async function verifyPayment(deps: Deps, actor: Actor, id: string, input?: unknown, idem?: Idempotent<Verification>): Promise<Verification | Answer> {
+  const caller = requireActor(actor, 'project');
   const { amount } = parseInput(verifyInput, input ?? {});
-  // One statement: the locked update returns the row as it now is, no read-back.
-  const verified = await verifyOfProject(deps.pool, paymentId(id), projectId, amount);
-  if (!verified) throw AppError.notFound('Payment');
-  if (verified.mismatch) {
-    const details = { amountRequested: verified.mismatch.amountRequested.toString(), given: String(amount) };
-    throw new AppError('amount_mismatch', `The amount given (${details.given} rials) is not the payment's amountRequested (${details.amountRequested} rials).`, details);
-  }
-  return verified;
+  const verify = async (db: Queryable): Promise<Verification> => {
+    const verified = await verifyOfProject(db, paymentId(id), caller.projectId, amount);
+    if (!verified) throw AppError.notFound('Payment');
+    if (verified.mismatch) {
+      const details = { amountRequested: verified.mismatch.amountRequested.toString(), given: String(amount) };
+      throw new AppError('amount_mismatch', `The amount given (${details.given} rials) is not the payment's amountRequested (${details.amountRequested} rials).`, details);
+    }
+    return verified;
+  };
+  // One statement: the locked update returns the row as it now is, no read-back. Under a key, the
+  // count and the stored answer commit together (a replay is not counted again).
+  if (!idem) return verify(deps.pool);
+  return inTransaction(deps.pool, (client) => underKey(client, keyScope(caller), idem, () => verify(client)));
 }
 
 const reasonSchema = z.string().trim().min(1, 'must be 1..300 characters').max(300, 'must be 1..300 characters');
@@ -55,11 +65,13 @@ const noteSchema = z.string().trim().max(500, 'must be at most 500 characters').
  * Merchant's rejection: pending only; releases the reserved fee; event payment.rejected with the
  * reason. A project key rejects its own project's payments, a merchant credential any of its own.
  */
-export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason: unknown): Promise<PaymentRow> {
+export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason: unknown): Promise<PaymentRow>;
+export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason: unknown, idem: Idempotent<PaymentRow> | undefined): Promise<PaymentRow | Answer>;
+export async function rejectPayment(deps: Deps, actor: Actor, id: string, reason: unknown, idem?: Idempotent<PaymentRow>): Promise<PaymentRow | Answer> {
   const scope = callerScope(actor);
   requireDecider(actor);
   const why = parseInput(z.object({ reason: reasonSchema }), { reason }).reason;
-  return decisionTransaction(deps.prisma, async (tx) => {
+  return decide(deps, actor, idem, async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);
     const rejected = await applyTransition(tx, deps.jobs, payment, 'reject', { rejectReason: why });
     await auditPaymentDecision(tx, actor, 'payment.rejected', payment, rejected, why);
@@ -78,11 +90,13 @@ const confirmSchema = z
  * again if it had been released). `confirmationSource` is `manual`. When exactly one deposit is
  * waiting on the payment for review, it becomes the confirming message and what was received.
  */
-export async function confirmPaymentManually(deps: Deps, actor: Actor, id: string, note?: unknown, late?: unknown): Promise<PaymentRow> {
+export async function confirmPaymentManually(deps: Deps, actor: Actor, id: string, note?: unknown, late?: unknown): Promise<PaymentRow>;
+export async function confirmPaymentManually(deps: Deps, actor: Actor, id: string, note: unknown, late: unknown, idem: Idempotent<PaymentRow> | undefined): Promise<PaymentRow | Answer>;
+export async function confirmPaymentManually(deps: Deps, actor: Actor, id: string, note?: unknown, late?: unknown, idem?: Idempotent<PaymentRow>): Promise<PaymentRow | Answer> {
   const scope = callerScope(actor);
   requireDecider(actor);
   const input = parseInput(confirmSchema, { note, late });
-  return decisionTransaction(deps.prisma, async (tx) => {
+  return decide(deps, actor, idem, async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);
     if (!input.late && payment.status !== 'confirmed' && afterLateWindow(payment, payment.lockedAt)) {
       throw new AppError(
@@ -114,11 +128,13 @@ export async function confirmPaymentManually(deps: Deps, actor: Actor, id: strin
  * nothing came, or a held deposit turned out not to be this payment's. Clears the review on a
  * payment that is not confirmed; the payment's status does not change. Audited with the note.
  */
-export async function dismissPaymentReview(deps: Deps, actor: Actor, id: string, note?: unknown): Promise<PaymentRow> {
+export async function dismissPaymentReview(deps: Deps, actor: Actor, id: string, note?: unknown): Promise<PaymentRow>;
+export async function dismissPaymentReview(deps: Deps, actor: Actor, id: string, note: unknown, idem: Idempotent<PaymentRow> | undefined): Promise<PaymentRow | Answer>;
+export async function dismissPaymentReview(deps: Deps, actor: Actor, id: string, note?: unknown, idem?: Idempotent<PaymentRow>): Promise<PaymentRow | Answer> {
   const scope = callerScope(actor);
   requireDecider(actor);
   const checkedNote = parseInput(noteSchema, note) ?? null;
-  return decisionTransaction(deps.prisma, async (tx) => {
+  return decide(deps, actor, idem, async (tx) => {
     const payment = await lockPayment(tx, paymentId(id), scope);
     if (!payment.reviewRequired) throw new AppError('invalid_state', 'The payment is not flagged for review.', { status: payment.status });
     const cleared = await tx.payment.update({ where: { id: payment.id }, data: { reviewRequired: false, reviewReason: null } });

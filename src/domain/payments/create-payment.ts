@@ -12,7 +12,7 @@ import { admitLinkClient, recordLinkClient, type LinkClient } from '../links/cli
 import { checkCallbackUrl } from '../projects/callback-url.js';
 import { checkAmountRange, currencySchema, toRials, wholeAmountSchema } from '../banking/currency.js';
 import { httpsUrlSchema, parseInput, phoneSchema } from '../validation.js';
-import { claimIdempotencyKey, storeIdempotentResponse, type Idempotency } from './idempotency.js';
+import { keyScope, underKey, type Answer, type Idempotent } from './idempotency.js';
 import type { PaymentRow } from './types.js';
 
 const metadataValue = z.union([z.string().max(500, 'string values must be at most 500 characters'), z.number(), z.boolean(), z.null()]);
@@ -50,8 +50,6 @@ export const createPaymentSchema = z.strictObject({
 
 export type CreatePaymentInput = z.input<typeof createPaymentSchema>;
 
-export type { Idempotency } from './idempotency.js';
-
 /**
  * Extra attributes a caller inside the domain may set. `link`: a payment started from a payment
  * link by the client at that address, admitted by the link's per-client cap in the same transaction.
@@ -62,7 +60,10 @@ export type CreatePaymentOptions = { link?: LinkClient };
  * An idempotent create (REST `Idempotency-Key`): the door's rendering of the new payment is stored
  * with the key in the creating transaction, and a repeat answers that stored response.
  */
-export type IdempotentCreate = Idempotency & { render: (payment: PaymentRow) => string };
+export type IdempotentCreate = Idempotent<PaymentRow>;
+
+/** A create's key and the key space it is in (the project's, or a link's payer's). */
+type KeyedCreate = { scope: string; idem: IdempotentCreate };
 
 /** The callback's shape (400 on `callbackUrl`) and its host, checked against the project in the create call (422). */
 function callbackHost(url: string): string {
@@ -85,40 +86,45 @@ export async function createPayment(deps: Deps, actor: Actor, input: unknown): P
  * The same create under an idempotency key: the response the door rendered for the first success
  * (byte for byte), whether this call created the payment or repeats an earlier one.
  */
-export async function createPaymentIdempotently(deps: Deps, actor: Actor, input: unknown, idempotency: IdempotentCreate): Promise<string> {
+export async function createPaymentIdempotently(deps: Deps, actor: Actor, input: unknown, idempotency: IdempotentCreate): Promise<Answer> {
   const caller = requireActor(actor, 'project');
   const data = parseInput(createPaymentSchema, input);
-  const result = await create(deps, caller.projectId, data, callbackHost(data.callbackUrl), {}, idempotency);
-  return result.replay ?? idempotency.render(result.payment!);
+  const result = await create(deps, caller.projectId, data, callbackHost(data.callbackUrl), {}, { scope: keyScope(caller), idem: idempotency });
+  return result.answer!;
 }
 
 export type PaymentData = Omit<z.output<typeof createPaymentSchema>, 'callbackUrl'> & { callbackUrl: string | null };
 
-/** For input already validated against its project (a public payment link checked its callback). */
-export async function createPaymentFor(deps: Deps, project: { id: string }, data: PaymentData, opts: CreatePaymentOptions = {}): Promise<PaymentRow> {
-  return create(deps, project.id, data, null, opts, null).then((r) => r.payment!);
+/**
+ * For input already validated against its project (a public payment link checked its callback).
+ * With a key (in `keyed.scope`), the door's answer instead of the row.
+ */
+export async function createPaymentFor(deps: Deps, project: { id: string }, data: PaymentData, opts?: CreatePaymentOptions): Promise<PaymentRow>;
+export async function createPaymentFor(deps: Deps, project: { id: string }, data: PaymentData, opts: CreatePaymentOptions, keyed: KeyedCreate | null): Promise<PaymentRow | Answer>;
+export async function createPaymentFor(deps: Deps, project: { id: string }, data: PaymentData, opts: CreatePaymentOptions = {}, keyed: KeyedCreate | null = null): Promise<PaymentRow | Answer> {
+  const result = await create(deps, project.id, data, null, opts, keyed);
+  return result.answer ?? result.payment!;
 }
 
-type Created = { payment: PaymentRow; replay: null } | { payment: null; replay: string };
+/** The new payment, or with a key the door's answer (this create's, or the first one's replayed). */
+type Created = { payment: PaymentRow; answer: null } | { payment: null; answer: Answer };
 
-async function create(deps: Deps, projectId: string, data: PaymentData, host: string | null, opts: CreatePaymentOptions, idem: IdempotentCreate | null): Promise<Created> {
+async function create(deps: Deps, projectId: string, data: PaymentData, host: string | null, opts: CreatePaymentOptions, keyed: KeyedCreate | null): Promise<Created> {
   // Two creates can lock in opposite orders (Postgres breaks the deadlock), or two creates on two
   // cards of one phone can draw one amount (the unique index over live holds refuses the second):
   // either is redone from the start, drawing again.
   return retryOnConflict(async () => {
     try {
       const { link } = opts;
-      if (!idem && !link) return { payment: await insert(deps, deps.pool, projectId, data, host, null), replay: null };
+      if (!keyed && !link) return { payment: await insert(deps, deps.pool, projectId, data, host, null), answer: null };
       return await inTransaction(deps.pool, async (client): Promise<Created> => {
-        if (idem) {
-          const replay = await claimIdempotencyKey(client, projectId, idem);
-          if (replay !== null) return { payment: null, replay };
-        }
-        if (link) await admitLinkClient(client, link);
-        let payment = await insert(deps, client, projectId, data, host, link?.linkId ?? null);
-        if (link) payment = await recordLinkClient(client, payment, link);
-        if (idem) await storeIdempotentResponse(client, projectId, idem, idem.render(payment), payment.createdAt);
-        return { payment, replay: null };
+        const made = async () => {
+          if (link) await admitLinkClient(client, link);
+          const payment = await insert(deps, client, projectId, data, host, link?.linkId ?? null);
+          return link ? recordLinkClient(client, payment, link) : payment;
+        };
+        if (!keyed) return { payment: await made(), answer: null };
+        return { payment: null, answer: await underKey(client, keyed.scope, keyed.idem, made) };
       });
     } catch (err) {
       throw allocationError(err, host) ?? err;

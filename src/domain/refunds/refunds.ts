@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decisionTransaction, type Tx } from '../../db/prisma.js';
+import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { Refund } from '../../generated/prisma/client.js';
 import type { Actor } from '../auth/actor.js';
@@ -11,6 +11,7 @@ import { lockVisibleMessage } from '../bank-messages/decisions.js';
 import { releaseReviewFlags } from '../matching/review-flags.js';
 import type { Deps } from '../deps.js';
 import { auditPaymentDecision } from '../payments/decision-audit.js';
+import { decide, type Answer, type Idempotent } from '../payments/idempotency.js';
 import { recordEvent } from '../payments/events.js';
 import { lockPayment } from '../payments/transitions.js';
 import type { PaymentRow } from '../payments/types.js';
@@ -75,12 +76,19 @@ function paymentIdOrNotFound(id: string): string {
 /** What is left to refund of a payment: what it received less what was refunded. */
 export const refundable = (p: Pick<PaymentRow, 'amountReceived' | 'refundedAmount'>) => (p.amountReceived ?? 0n) - p.refundedAmount;
 
-/** Records a refund of a confirmed payment; sends payment.refunded. */
-export async function recordRefund(deps: Deps, actor: Actor, paymentId: string, input: unknown): Promise<{ refund: Refund; payment: PaymentRow }> {
+export type RecordedRefund = { refund: Refund; payment: PaymentRow };
+
+/**
+ * Records a refund of a confirmed payment; sends payment.refunded. Under an idempotency key a
+ * retried refund is recorded once: the key is claimed in the refund's transaction (`decide`).
+ */
+export async function recordRefund(deps: Deps, actor: Actor, paymentId: string, input: unknown): Promise<RecordedRefund>;
+export async function recordRefund(deps: Deps, actor: Actor, paymentId: string, input: unknown, idem: Idempotent<RecordedRefund> | undefined): Promise<RecordedRefund | Answer>;
+export async function recordRefund(deps: Deps, actor: Actor, paymentId: string, input: unknown, idem?: Idempotent<RecordedRefund>): Promise<RecordedRefund | Answer> {
   const scope = callerScope(actor);
   requireDecider(actor);
   const data = parseInput(refundInput, input);
-  return decisionTransaction(deps.prisma, async (tx) => {
+  return decide(deps, actor, idem, async (tx) => {
     const payment = await lockPayment(tx, paymentIdOrNotFound(paymentId), scope);
     if (payment.status !== 'confirmed') {
       throw new AppError('invalid_state', `Only a confirmed payment can be refunded; this one is ${payment.status}.`, { status: payment.status });
@@ -126,15 +134,19 @@ export async function listRefunds(deps: Deps, actor: Actor, paymentId: string): 
 /** Deposits that belong to no payment and may be paid back. */
 export const REFUNDABLE_MESSAGE_STATUSES = ['unmatched', 'needs_review', 'dismissed'] as const;
 
+export type RefundedMessage = { refund: Refund; messageId: string };
+
 /** Refunds a deposit that belongs to no payment: the message becomes `refunded`. */
-export async function refundBankMessage(deps: Deps, actor: Actor, messageId: string, input: unknown): Promise<{ refund: Refund; messageId: string }> {
+export async function refundBankMessage(deps: Deps, actor: Actor, messageId: string, input: unknown): Promise<RefundedMessage>;
+export async function refundBankMessage(deps: Deps, actor: Actor, messageId: string, input: unknown, idem: Idempotent<RefundedMessage> | undefined): Promise<RefundedMessage | Answer>;
+export async function refundBankMessage(deps: Deps, actor: Actor, messageId: string, input: unknown, idem?: Idempotent<RefundedMessage>): Promise<RefundedMessage | Answer> {
   callerScope(actor);
   requireDecider(actor);
   const data = parseInput(messageRefundInput, input);
   if (!data.destinationCard && !data.destinationSheba) {
     throw AppError.invalid([{ field: 'destinationCard', message: 'a destination is required: destinationCard (16 digits) or destinationSheba (IR + 24 digits)' }]);
   }
-  return decisionTransaction(deps.prisma, async (tx) => {
+  return decide(deps, actor, idem, async (tx) => {
     const message = await lockVisibleMessage(tx, actor, messageId);
     if (message.direction !== 'deposit' || message.amount === null || !(REFUNDABLE_MESSAGE_STATUSES as readonly string[]).includes(message.status)) {
       throw new AppError('invalid_state', `Only a deposit that is ${REFUNDABLE_MESSAGE_STATUSES.join(', ')} can be refunded as a deposit; this message is ${message.status}${message.paymentId && message.status === 'matched' ? ': refund its payment' : ''}.`, {

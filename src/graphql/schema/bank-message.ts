@@ -1,9 +1,10 @@
 import { dismissBankMessage, visibleMessages } from '../../domain/bank-messages/decisions.js';
 import { MESSAGE_STATUSES } from '../../domain/bank-messages/messages.js';
-import { simulateDeposit } from '../../flows/simulate-deposit.js';
+import { simulateDeposit, type Simulation } from '../../flows/simulate-deposit.js';
 import { SIM_OUTCOMES } from '../../domain/sandbox/simulation.js';
 import { readPrisma } from '../../domain/reports/read-pool.js';
 import { builder } from '../builder.js';
+import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';
 
@@ -49,7 +50,8 @@ builder.prismaObject('BankMessage', {
   }),
 });
 
-type SimulationShape = Awaited<ReturnType<typeof simulateDeposit>>;
+/** What a simulation answers with: the amount, and the message and payment, read again by id. */
+type SimulationShape = { simulatedAmount: string; message: { id: string }; payment: { id: string } };
 
 const SimulationResult = builder.objectRef<SimulationShape>('SimulationResult').implement({
   description: 'SPEC 2.5: what the engine decided about the simulated deposit.',
@@ -132,24 +134,36 @@ builder.mutationFields((t) => ({
     description: 'Marks a needs_review, unmatched or unparsed message as needing nothing more. A project key or the merchant key.',
     type: 'BankMessage',
     authScopes: { project: true, merchant: true },
-    args: { id: t.arg.id({ description: 'The message UUID.', required: true }), note: t.arg.string({ description: 'Why, for your records.' }) },
-    resolve: async (query, _root, { id, note }, ctx) => {
-      const message = await dismissBankMessage(ctx.deps, ctx.actor, String(id), note);
-      return ctx.deps.prisma.bankMessage.findUniqueOrThrow({ ...query, where: { id: message.id } });
+    args: {
+      id: t.arg.id({ description: 'The message UUID.', required: true }),
+      note: t.arg.string({ description: 'Why, for your records.' }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    },
+    resolve: async (query, _root, { id, note, idempotencyKey }, ctx) => {
+      const messageId = await decided(idempotencyKey, 'dismissBankMessage', String(id), { note }, (m: { id: string }) => m.id, (idem) =>
+        dismissBankMessage(ctx.deps, ctx.actor, String(id), note, idem),
+      );
+      return ctx.deps.prisma.bankMessage.findUniqueOrThrow({ ...query, where: { id: messageId } });
     },
   }),
   simulateDeposit: t.field({
     description: 'Sandbox projects only (403 sandbox_only otherwise): feeds one simulated deposit into the matching engine and answers with its outcome.',
     type: SimulationResult,
     authScopes: { project: true },
-    args: { input: t.arg({ description: 'The deposit to simulate.', type: SimulateDepositInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      simulateDeposit(ctx.deps, ctx.actor, {
+    args: {
+      input: t.arg({ description: 'The deposit to simulate.', type: SimulateDepositInput, required: true }),
+      idempotencyKey: t.arg.string({ description: `${IDEMPOTENCY_KEY_DESCRIPTION} A retried simulation feeds one deposit.` }),
+    },
+    resolve: (_root, { input, idempotencyKey }, ctx) => {
+      const data = {
         paymentId: input.paymentId ?? undefined,
         token: input.token ?? undefined,
         outcome: input.outcome ?? undefined,
         amount: input.amount ?? undefined,
         payerCardLast4: input.payerCardLast4 ?? undefined,
-      }),
+      };
+      const shape = (r: Simulation): SimulationShape => ({ simulatedAmount: r.simulatedAmount.toString(), message: { id: r.message.id }, payment: { id: r.payment.id } });
+      return decided(idempotencyKey, 'simulateDeposit', null, data, shape, (idem) => simulateDeposit(ctx.deps, ctx.actor, data, idem));
+    },
   }),
 }));

@@ -1,7 +1,7 @@
 import { cancelCheckout, getCheckout, reportCheckoutPayment } from '../../domain/checkout/checkout.js';
 import { checkoutStatusStream, paymentEventsStream, paymentUpdatedStream, StreamRefused } from '../../domain/checkout/streams.js';
 import type { CheckoutView } from '../../domain/checkout/view.js';
-import { createLinkPayment, getPublicLink } from '../../domain/links/public.js';
+import { createLinkPayment, getPublicLink, type LinkPaymentView } from '../../domain/links/public.js';
 import type { Event } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
@@ -91,7 +91,7 @@ const PublicPaymentLink = builder.objectRef<PublicLink>('PublicPaymentLink').imp
   }),
 });
 
-type LinkPayment = Awaited<ReturnType<typeof createLinkPayment>>;
+type LinkPayment = LinkPaymentView;
 
 const LinkPaymentResult = builder.objectRef<LinkPayment>('LinkPaymentResult').implement({
   description: 'A payment started from a payment link: send the payer to checkoutUrl.',

@@ -1,9 +1,10 @@
-import { attachBankMessage } from '../../flows/attach-deposit.js';
+import { attachBankMessage, type Attached } from '../../flows/attach-deposit.js';
 import { dismissPaymentReview } from '../../domain/payments/actions.js';
 import { CANDIDATE_REASONS } from '../../domain/matching/candidates.js';
 import { candidatesForMessage, candidatesForPayment, type MessageCandidate, type PaymentCandidate } from '../../domain/matching/find-candidates.js';
-import { recordRefund, refundBankMessage } from '../../domain/refunds/refunds.js';
+import { recordRefund, refundBankMessage, type RecordedRefund, type RefundedMessage } from '../../domain/refunds/refunds.js';
 import { builder } from '../builder.js';
+import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';
 
 // CONTRACT "Exceptions: every deposit and every payment gets a decision": what the merchant needs
 // to decide (review reasons, candidates) and the decisions (attach, refunds) on both types.
@@ -123,10 +124,16 @@ builder.mutationFields((t) => ({
       'Clears the review flag of a payment that is not confirmed (a payer reported paying and nothing came, or a held deposit was not this payment’s); its status does not change. Audited with the note.',
     type: 'Payment',
     authScopes: { project: true, merchant: true },
-    args: { id: t.arg.id({ description: 'The payment UUID.', required: true }), note: t.arg.string({ description: 'Why, for your records.' }) },
-    resolve: async (query, _root, { id, note }, ctx) => {
-      const payment = await dismissPaymentReview(ctx.deps, ctx.actor, String(id), note);
-      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: payment.id } });
+    args: {
+      id: t.arg.id({ description: 'The payment UUID.', required: true }),
+      note: t.arg.string({ description: 'Why, for your records.' }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    },
+    resolve: async (query, _root, { id, note, idempotencyKey }, ctx) => {
+      const paymentId = await decided(idempotencyKey, 'dismissPaymentReview', String(id), { note }, (p: { id: string }) => p.id, (idem) =>
+        dismissPaymentReview(ctx.deps, ctx.actor, String(id), note, idem),
+      );
+      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: paymentId } });
     },
   }),
   attachBankMessage: t.prismaField({
@@ -139,30 +146,48 @@ builder.mutationFields((t) => ({
       paymentId: t.arg.id({ description: 'The payment UUID.', required: true }),
       acceptAmount: t.arg.boolean({ description: 'Take a deposit of another amount. Default false.' }),
       note: t.arg.string({ description: 'Why, for your records (manualNote).' }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },
     resolve: async (query, _root, args, ctx) => {
-      const { payment } = await attachBankMessage(ctx.deps, ctx.actor, { messageId: String(args.messageId), paymentId: String(args.paymentId), acceptAmount: args.acceptAmount, note: args.note });
-      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: payment.id } });
+      const input = { messageId: String(args.messageId), paymentId: String(args.paymentId), acceptAmount: args.acceptAmount, note: args.note };
+      const paymentId = await decided(args.idempotencyKey, 'attachBankMessage', input.messageId, input, (r: Attached) => r.payment.id, (idem) =>
+        attachBankMessage(ctx.deps, ctx.actor, input, idem),
+      );
+      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: paymentId } });
     },
   }),
   recordRefund: t.prismaField({
     description: 'Records a refund of a confirmed payment (paid back from your bank). The refunds never sum above amountReceived (refund_exceeds_payment). Sends payment.refunded.',
     type: 'Refund',
     authScopes: { project: true, merchant: true },
-    args: { paymentId: t.arg.id({ description: 'The payment UUID.', required: true }), input: t.arg({ type: RefundInput, required: true, description: 'The refund.' }) },
+    args: {
+      paymentId: t.arg.id({ description: 'The payment UUID.', required: true }),
+      input: t.arg({ type: RefundInput, required: true, description: 'The refund.' }),
+      idempotencyKey: t.arg.string({ description: `${IDEMPOTENCY_KEY_DESCRIPTION} A retried refund is recorded once.` }),
+    },
     resolve: async (query, _root, args, ctx) => {
-      const { refund } = await recordRefund(ctx.deps, ctx.actor, String(args.paymentId), given(args.input));
-      return ctx.deps.prisma.refund.findUniqueOrThrow({ ...query, where: { id: refund.id } });
+      const input = given(args.input);
+      const refundId = await decided(args.idempotencyKey, 'recordRefund', String(args.paymentId), input, (r: RecordedRefund) => r.refund.id, (idem) =>
+        recordRefund(ctx.deps, ctx.actor, String(args.paymentId), input, idem),
+      );
+      return ctx.deps.prisma.refund.findUniqueOrThrow({ ...query, where: { id: refundId } });
     },
   }),
   refundBankMessage: t.prismaField({
     description: 'Records the refund of a deposit that belongs to no payment (unmatched, needs_review or dismissed); the message becomes refunded.',
     type: 'Refund',
     authScopes: { project: true, merchant: true },
-    args: { messageId: t.arg.id({ description: 'The bank message UUID.', required: true }), input: t.arg({ type: MessageRefundInput, required: true, description: 'The refund.' }) },
+    args: {
+      messageId: t.arg.id({ description: 'The bank message UUID.', required: true }),
+      input: t.arg({ type: MessageRefundInput, required: true, description: 'The refund.' }),
+      idempotencyKey: t.arg.string({ description: `${IDEMPOTENCY_KEY_DESCRIPTION} A retried refund is recorded once.` }),
+    },
     resolve: async (query, _root, args, ctx) => {
-      const { refund } = await refundBankMessage(ctx.deps, ctx.actor, String(args.messageId), given(args.input));
-      return ctx.deps.prisma.refund.findUniqueOrThrow({ ...query, where: { id: refund.id } });
+      const input = given(args.input);
+      const refundId = await decided(args.idempotencyKey, 'refundBankMessage', String(args.messageId), input, (r: RefundedMessage) => r.refund.id, (idem) =>
+        refundBankMessage(ctx.deps, ctx.actor, String(args.messageId), input, idem),
+      );
+      return ctx.deps.prisma.refund.findUniqueOrThrow({ ...query, where: { id: refundId } });
     },
   }),
 }));

@@ -1,4 +1,4 @@
-import { confirmPaymentManually, rejectPayment, verifyPayment } from '../../domain/payments/actions.js';
+import { confirmPaymentManually, rejectPayment, verifyPayment, type Verification } from '../../domain/payments/actions.js';
 import { createPayment } from '../../domain/payments/create-payment.js';
 import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
 import { checkoutUrl, verifyResult, type VerifyResult } from '../../domain/payments/record.js';
@@ -8,6 +8,7 @@ import type { Currency as CurrencyName } from '../../domain/banking/currency.js'
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
+import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';
 import { NodeRef } from './node.js';
 
 export const PaymentStatus = builder.enumType('PaymentStatus', {
@@ -190,20 +191,31 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ description: 'The payment UUID (the callback’s `service_ref`).', required: true }),
       amount: t.arg({ type: 'Amount', description: 'The amount you expect, in `currency`: not the payment’s amountRequested → amount_mismatch (409 in REST), nothing counted.' }),
       currency: t.arg({ type: Currency, description: 'The unit of `amount`: IRR (default) or IRT (toman).' }),
+      idempotencyKey: t.arg.string({ description: `${IDEMPOTENCY_KEY_DESCRIPTION} A repeat is not counted in verifyCount again.` }),
     },
-    resolve: async (_root, { id, amount, currency }, ctx) => {
-      const { payment, alreadyVerified } = await verifyPayment(ctx.deps, ctx.actor, String(id), { amount, currency });
-      return verifyResult(payment, alreadyVerified);
+    resolve: async (_root, { id, amount, currency, idempotencyKey }, ctx) => {
+      const input = { amount, currency };
+      // A verify result is a value, not an object of the graph: the key keeps the result itself.
+      const result = await decided(idempotencyKey, 'verifyPayment', String(id), input, (v: Verification) => verifyResult(v.payment, v.alreadyVerified), (idem) =>
+        verifyPayment(ctx.deps, ctx.actor, String(id), input, idem),
+      );
+      return result;
     },
   }),
   rejectPayment: t.prismaField({
     description: 'Rejects a pending payment; sends payment.rejected with the reason. A project key or the merchant key (any of its projects).',
     type: 'Payment',
     authScopes: { project: true, merchant: true },
-    args: { id: t.arg.id({ description: 'The payment UUID.', required: true }), reason: t.arg.string({ description: '1..300 characters, sent in the webhook.', required: true }) },
-    resolve: async (query, _root, { id, reason }, ctx) => {
-      const payment = await rejectPayment(ctx.deps, ctx.actor, String(id), reason);
-      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: payment.id } });
+    args: {
+      id: t.arg.id({ description: 'The payment UUID.', required: true }),
+      reason: t.arg.string({ description: '1..300 characters, sent in the webhook.', required: true }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
+    },
+    resolve: async (query, _root, { id, reason, idempotencyKey }, ctx) => {
+      const paymentId = await decided(idempotencyKey, 'rejectPayment', String(id), { reason }, (p: { id: string }) => p.id, (idem) =>
+        rejectPayment(ctx.deps, ctx.actor, String(id), reason, idem),
+      );
+      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: paymentId } });
     },
   }),
   confirmPaymentManually: t.prismaField({
@@ -215,10 +227,13 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ description: 'The payment UUID.', required: true }),
       note: t.arg.string({ description: 'Why, for your records (required with late). Returned as manualNote.' }),
       late: t.arg.boolean({ description: 'Also after the late window: money seen in the bank with no SMS at all. Default false.' }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY_KEY_DESCRIPTION }),
     },
-    resolve: async (query, _root, { id, note, late }, ctx) => {
-      const payment = await confirmPaymentManually(ctx.deps, ctx.actor, String(id), note, late);
-      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: payment.id } });
+    resolve: async (query, _root, { id, note, late, idempotencyKey }, ctx) => {
+      const paymentId = await decided(idempotencyKey, 'confirmPaymentManually', String(id), { note, late }, (p: { id: string }) => p.id, (idem) =>
+        confirmPaymentManually(ctx.deps, ctx.actor, String(id), note, late, idem),
+      );
+      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: paymentId } });
     },
   }),
 }));
