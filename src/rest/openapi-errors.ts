@@ -22,7 +22,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, [name: string, description: string, e
     sandbox_only: errorExample('sandbox_only', 'This operation is only available on sandbox projects.'),
   }],
   404: ['NotFound', 'No such id, token or slug among those the caller may see.', { not_found: errorExample('not_found', 'Not found.') }],
-  409: ['Conflict', 'The payment’s state does not allow this (`details.status`), an Idempotency-Key was reused with another body, or verify was given an amount that is not the payment’s.', {
+  409: ['Conflict', 'The payment’s state does not allow this (`details.status`), an Idempotency-Key was reused with another body, route or target, or its first request is still running (`idempotency_conflict`), or verify was given an amount that is not the payment’s.', {
     invalid_state: errorExample('invalid_state', 'The payment is not pending.', { status: 'confirmed' }),
     amount_mismatch: errorExample('amount_mismatch', 'The amount given (15000000 rials) is not the payment’s amountRequested (1500000 rials).', { amountRequested: '1500000', given: '15000000' }),
     idempotency_conflict: errorExample('idempotency_conflict', 'This Idempotency-Key was used with a different body.'),

@@ -1,5 +1,6 @@
 import { refundInput } from '../domain/refunds/refunds.js';
 import { errors } from './openapi-errors.js';
+import { idempotencyKeyHeader } from './openapi-schemas.js';
 
 /** The refunds' part of the OpenAPI document (src/rest/openapi.ts spreads it in). */
 
@@ -48,7 +49,7 @@ export function refundPaths(jsonSchema: (s: typeof refundInput) => Schema) {
         description:
           'Records money you paid back from your bank for a confirmed payment (else 409 `invalid_state`). The refunds of a payment never sum above its `amountReceived` (409 `refund_exceeds_payment`, `details.refundable`), also under concurrent requests. `destinationCard` (16 digits, Luhn-checked; only its last 4 are kept) or `destinationSheba` (IR + 24 digits, ISO 13616 check digits). The payment stays confirmed; fees are not returned; `payment.refunded` is sent. A project key (its project) or the merchant key.',
         security: SECURITY,
-        parameters: [paymentId],
+        parameters: [paymentId, idempotencyKeyHeader('a retried refund is recorded once')],
         requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(refundInput), example: { amount: '500000', destinationCard: '6037991234567893', reference: 'TRX-88123', note: 'one book returned' } } } },
         responses: { 201: { description: 'The refund recorded.', content: { 'application/json': { schema: refundSchema, example: REFUND_EXAMPLE } } }, ...errors(400, 401, 403, 404, 409, 413, 429) },
       },

@@ -27,6 +27,21 @@ export const obj = (description: string, properties: Record<string, Schema>): Sc
 const status = described('The payment’s state.', { type: 'string', enum: [...PAYMENT_STATUSES] });
 const currency = (description: string) => str(description, { enum: [...CURRENCIES] });
 
+/**
+ * The `Idempotency-Key` header of every POST that changes state (CONTRACT "Exceptions"; one
+ * mechanism, src/domain/payments/idempotency.ts): `what` says what a retry is kept from doing twice.
+ */
+export const idempotencyKeyHeader = (what: string): Schema => ({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    `Makes a retry safe: ${what}. Kept 24 h in the caller’s key space (a project key’s project, the merchant key’s merchant, a dashboard user’s own; a checkout’s payment; a link’s payer address). ` +
+    'The same key with the same JSON body (key order and spacing aside) on the same route and target replays the first success byte for byte, status included; with another body, route or target → 409 `idempotency_conflict`, as is a second request while the first still runs. Errors are not kept: a retry after one runs again.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  example: '5f1c9a0e-7b2d-4c61-9e38-0a4b6d2f1c77',
+});
+
 export const AMOUNT_INPUT: Schema = {
   description: 'A whole amount in the request’s `currency` (rials unless it is IRT, toman), as an integer or a string of digits (Persian and Arabic-Indic digits accepted).',
   oneOf: [

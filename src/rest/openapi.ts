@@ -11,7 +11,7 @@ import { setPasswordInput, signInInput } from '../domain/users/sessions.js';
 import { errors, responseComponents, type ErrorStatus } from './openapi-errors.js';
 import { exportPaths, exportsTag, merchantKeyScheme } from './openapi-exports.js';
 import { refundPaths } from './openapi-refunds.js';
-import { AMOUNT_INPUT, EXAMPLES, schemas } from './openapi-schemas.js';
+import { AMOUNT_INPUT, EXAMPLES, idempotencyKeyHeader, schemas } from './openapi-schemas.js';
 
 type Schema = Record<string, unknown>;
 
@@ -158,7 +158,7 @@ export function openApiDocument(publicBaseUrl: string) {
           id: 'createPayment', tag: 'Payments', auth: 'project', summary: 'Create a payment',
           description:
             'Selects one of the project’s cards, adds a unique code to the amount and reserves the fee (live projects). Send the payer to `checkoutUrl`. `amount` is in `currency`: IRR (rials, the default) or IRT (toman, stored × 10); the range 10,000..1,000,000,000 applies to the rials. A field this body does not define is 400 naming it. With an `Idempotency-Key` (≤ 255 characters, kept 24 h per project) the same key and the same JSON body (key order and spacing aside) replay the first 201 byte for byte.',
-          params: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'Makes a retried create safe: same key and body → the first answer.', schema: { type: 'string', maxLength: 255 }, example: 'order-1001-try' }],
+          params: [idempotencyKeyHeader('a retried create makes one payment')],
           body: [createPaymentSchema, { amount: 1500000, currency: 'IRR', callbackUrl: 'https://shop.example.com/return', orderId: 'order-1001', description: 'Two books', metadata: { customerId: 42 } }],
           ok: [201, 'Created: the payment record with `checkoutUrl`.', ref('CreatedPayment'), EXAMPLES.createdPayment],
           errors: [400, 401, 402, 403, 409, 413, 422, 429, 503],
@@ -183,7 +183,7 @@ export function openApiDocument(publicBaseUrl: string) {
           id: 'verifyPayment', tag: 'Payments', auth: 'project', summary: 'Verify a payment',
           description:
             'Idempotent. Call it when the payer returns (with `service_ref`) or a webhook arrives; fulfil the order only when `verified` is true. Every call counts in `verifyCount`; `alreadyVerified` tells a repeat. The body is optional: with `amount` (in `currency`, IRR by default or IRT) that is not the payment’s `amountRequested` once in rials, the answer is 409 `amount_mismatch` with `details: {amountRequested, given}` (rials) and the call is not counted.',
-          params: [paymentId], body: [verifyInput, { amount: 1500000, currency: 'IRR' }], bodyOptional: true,
+          params: [paymentId, idempotencyKeyHeader('a retried verify is counted once in `verifyCount`')], body: [verifyInput, { amount: 1500000, currency: 'IRR' }], bodyOptional: true,
           ok: [200, 'The verify result.', ref('VerifyResult'), EXAMPLES.verifyResult], errors: [400, 401, 403, 404, 409, 413, 429],
         }),
       },
@@ -192,7 +192,7 @@ export function openApiDocument(publicBaseUrl: string) {
         post: operation({
           id: 'rejectPayment', tag: 'Payments', auth: 'project', summary: 'Reject a pending payment',
           description: 'Ends a pending payment as rejected and sends `payment.rejected` with the reason. Not pending → 409 `invalid_state`.',
-          params: [paymentId], body: [z.object({ reason: z.string().min(1).max(300) }), { reason: 'Out of stock' }],
+          params: [paymentId, idempotencyKeyHeader('a retried rejection answers as the first did, not 409 `invalid_state`')], body: [z.object({ reason: z.string().min(1).max(300) }), { reason: 'Out of stock' }],
           ok: [200, 'The rejected payment.', ref('Payment'), EXAMPLES.rejected], errors: [400, 401, 403, 404, 409, 413, 429],
         }),
       },
@@ -201,8 +201,9 @@ export function openApiDocument(publicBaseUrl: string) {
           id: 'simulateDeposit', tag: 'Sandbox', auth: 'project', summary: 'Simulate a deposit',
           description:
             'Sandbox projects only (403 `sandbox_only` otherwise). Name the payment by `paymentId` or `token` (both must name the same one). `match` confirms; `base_amount` (code missing) needs review; `wrong_amount` matches nothing; `custom` deposits `amount`.',
+          params: [idempotencyKeyHeader('a retried simulation feeds one deposit')],
           body: [simulateInput, { paymentId: PAYMENT_ID, outcome: 'match' }],
-          ok: [200, 'The outcome.', ref('SimulationResult'), EXAMPLES.simulation], errors: [400, 401, 403, 404, 413, 429],
+          ok: [200, 'The outcome.', ref('SimulationResult'), EXAMPLES.simulation], errors: [400, 401, 403, 404, 409, 413, 429],
         }),
       },
       '/checkout/{token}': {
@@ -216,7 +217,7 @@ export function openApiDocument(publicBaseUrl: string) {
         post: operation({
           id: 'reportCheckoutPayment', tag: 'Checkout', auth: 'public', summary: 'Report the transfer',
           description: 'Public: the payer says they transferred (all fields optional). Pending payments only.',
-          params: [token], body: [reportInput, { payerCardLast4: '1234', payerTrackingNumber: '123456789' }],
+          params: [token, idempotencyKeyHeader('a retried report answers as the first did')], body: [reportInput, { payerCardLast4: '1234', payerTrackingNumber: '123456789' }],
           ok: [200, 'The checkout view.', ref('CheckoutView'), EXAMPLES.checkoutView], errors: [400, 404, 409, 413, 429],
         }),
       },
@@ -224,7 +225,7 @@ export function openApiDocument(publicBaseUrl: string) {
         post: operation({
           id: 'cancelCheckout', tag: 'Checkout', auth: 'public', summary: 'Cancel the payment',
           description: 'Public: the payer gives up; pending → canceled and `payment.canceled` is sent.',
-          params: [token], ok: [200, 'The checkout view.', ref('CheckoutView'), EXAMPLES.checkoutView], errors: [404, 409, 429],
+          params: [token, idempotencyKeyHeader('a retried cancel answers as the first did, not 409 `invalid_state`')], ok: [200, 'The checkout view.', ref('CheckoutView'), EXAMPLES.checkoutView], errors: [404, 409, 429],
         }),
       },
       '/links/{slug}': {
@@ -240,8 +241,8 @@ export function openApiDocument(publicBaseUrl: string) {
           description:
             'Public: `amount` (in `currency`: IRR, the default, or IRT = toman) is required when the link has no fixed amount (outside min..max once in rials → 400 naming `amount`), else ignored. A field this body does not define is 400 naming it. ' +
             'One client address holds at most 3 pending payments of one link: the next → 429 `rate_limited` with `Retry-After` until one of them ends.',
-          params: [slug], body: [linkPaymentInput, { amount: 25000, currency: 'IRT', payerPhone: '09121234567' }],
-          ok: [201, 'Created: send the payer to `checkoutUrl`.', ref('LinkPayment'), EXAMPLES.linkPayment], errors: [400, 402, 403, 404, 413, 429, 503],
+          params: [slug, idempotencyKeyHeader('a retried tap starts one payment')], body: [linkPaymentInput, { amount: 25000, currency: 'IRT', payerPhone: '09121234567' }],
+          ok: [201, 'Created: send the payer to `checkoutUrl`.', ref('LinkPayment'), EXAMPLES.linkPayment], errors: [400, 402, 403, 404, 409, 413, 429, 503],
         }),
       },
       '/device/messages': {

@@ -49,6 +49,17 @@ describe('the served OpenAPI document', () => {
     }
   });
 
+  it('documents Idempotency-Key and its 409 on every POST that changes state; device intake and sign-in dedupe otherwise', () => {
+    const posts = Object.entries(doc.paths).flatMap(([path, ops]) => (ops.post ? [{ path, op: ops.post }] : []));
+    const keyed = posts.filter(({ op }) => (op.parameters as { name?: string; in?: string }[] | undefined)?.some((p) => p.name === 'Idempotency-Key' && p.in === 'header'));
+    const unkeyed = posts.filter((p) => !keyed.includes(p)).map((p) => p.path);
+    expect(unkeyed.every((path) => path.startsWith('/device/') || path.startsWith('/session'))).toBe(true);
+    expect(keyed.map((p) => p.path).sort()).toEqual(
+      ['/checkout/{token}/cancel', '/checkout/{token}/report', '/links/{slug}/payments', '/payments', '/payments/{id}/refunds', '/payments/{id}/reject', '/payments/{id}/verify', '/sandbox/deposits'].sort(),
+    );
+    for (const { path, op } of keyed) expect(op.responses['409'], path).toBeDefined();
+  });
+
   it('types amounts as an integer or a digit string and describes the CONTRACT error envelope', () => {
     const body = JSON.stringify(doc.paths['/payments']!.post!.requestBody);
     expect(body).toContain('#/components/schemas/AmountInput');
