@@ -153,12 +153,50 @@ describe.concurrent('item 8: look-alike sender ids are not the bank’s', () => 
   }
   it('the bank’s real ids in their usual spellings still pass', async () => {
     const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
-    for (const sender of ['BankMellat', 'Bank Mellat', '+98700701', '0098700701', '98700701', '700701']) {
+    for (const sender of ['BankMellat', 'Bank Mellat', '+98700701', '0098700701', '98700701', '700701', '0700701', ' BankMellat\t', '\n+98700701 ']) {
       const p = (await createPaymentRest(app, shop.apiKey, { amount: 360_000 })).body;
       const res = await send(shop.deviceToken!, sender, mellatDeposit({ account: ACCOUNT, amount: p.amountFinal }));
       expect(res.body.status, sender).toBe('matched');
     }
   });
+});
+
+// Issue 34 item 1: a sender that only resembles the bank's passed for it (case, separators and
+// invisible characters were forgiven), so a forged SMS with the right balance was trusted, and on a
+// card with no chain yet a forged first message became the reference. Sender identity is exact.
+describe.concurrent('item 34.1: a sender that only resembles the bank’s id is another sender', () => {
+  const lookalikes = [
+    'Mellat.', 'Bank-Mellat', 'BANKMELLAT', 'bankmellat', 'M-e-l-l-a-t', 'Bank_Mellat', 'Bank.Mellat',
+    'Bank\u200DMellat', 'Bank\u200FMellat', 'Bank\tMellat', '\uFEFFBankMellat', 'BankMellat\u2028', '\u1680BankMellat',
+    'BankMellat\u00A0', 'BankMellat\u200B', '+98 700 701', '+98-700-701', '۷۰۰۷۰۱',
+  ];
+  for (const sender of lookalikes) {
+    it(`${JSON.stringify(sender)}: held as unknown_sender, never the chain’s reference, never the original of a duplicate`, async () => {
+      // A card with no chain yet (trust on first use): the look-alike comes first, with a made-up balance.
+      const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+      const first = (await createPaymentRest(app, shop.apiKey, { amount: 610_000 + lookalikes.indexOf(sender) * 1_000 })).body;
+      const forged = await send(shop.deviceToken!, sender, mellatDeposit({ account: ACCOUNT, amount: first.amountFinal, balance: 50_000_000n + BigInt(first.amountFinal) }));
+      expect(forged.status).toBe(202);
+      expect(forged.body.status).toBe('needs_review');
+      expect(await message(forged.body.id)).toMatchObject({ sender, trusted: false, status: 'needs_review', reviewReason: 'unknown_sender' });
+      expect(await payment(first.id)).toMatchObject({ status: 'pending', reviewReason: 'unknown_sender' });
+      // The bank's own deposit, with the real balance, is not measured against the forged one.
+      const balance = 7_000_000n + BigInt(first.amountFinal);
+      const genuine = await send(shop.deviceToken!, 'BankMellat', mellatDeposit({ account: ACCOUNT, amount: first.amountFinal, balance }), later(1));
+      expect(genuine.body.status).toBe('matched');
+      expect(await payment(first.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: genuine.body.id });
+      // Now with a chain: the look-alike with exactly the right balance is still held, and the bank's
+      // identical SMS after it is not its duplicate.
+      const next = (await createPaymentRest(app, shop.apiKey, { amount: 710_000 + lookalikes.indexOf(sender) * 1_000 })).body;
+      const body = mellatDeposit({ account: ACCOUNT, amount: next.amountFinal, balance: balance + BigInt(next.amountFinal) });
+      const copy = await send(shop.deviceToken!, sender, body, later(2));
+      expect(copy.body.status).toBe('needs_review');
+      expect(await payment(next.id)).toMatchObject({ status: 'pending', reviewReason: 'unknown_sender' });
+      const real = await send(shop.deviceToken!, 'BankMellat', body, later(3));
+      expect(real.body.status).toBe('matched');
+      expect(await payment(next.id)).toMatchObject({ status: 'confirmed', confirmedByMessageId: real.body.id });
+    });
+  }
 });
 
 describe.concurrent('the trusted chain survives ordinary delivery faults', () => {

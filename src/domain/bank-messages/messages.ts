@@ -7,11 +7,13 @@ import type { ActorOf } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import type { BankFacts, EvidenceProblem } from './evidence.js';
 import type { ParsedSms } from '../sms/types.js';
+import { trimSender } from '../sms/sender-match.js';
 import { smsBodySchema } from '../validation.js';
 import { insertReceivedMessage, lockMessageRow } from './store/messages.js';
 
 export const messageInput = z.object({
-  sender: z.string().trim().min(1, 'must be 1..100 characters').max(100, 'must be 1..100 characters'),
+  // Only ASCII whitespace around the id is dropped: a U+FEFF or U+2028 is part of it, so it stays another sender.
+  sender: z.string().overwrite(trimSender).min(1, 'must be 1..100 characters').max(100, 'must be 1..100 characters'),
   // Issue 13: NUL / lone surrogates are escaped in `text`, the exact original kept in `raw` (body_raw).
   body: smsBodySchema,
   receivedAt: z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).transform((s) => new Date(s)),

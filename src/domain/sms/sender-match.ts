@@ -1,40 +1,44 @@
-import { latinDigits } from '../validation.js';
 import type { SmsParser } from './types.js';
 
-// Marks a forwarder may wrap around a sender id (direction marks, zero-width joiners); never part of it.
-const INVISIBLE = /[\u200C\u200D\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-// What separates the words or digit groups of one id as phones and forwarder apps write it.
-const SEPARATORS = /[\s.\-_]/g;
-const ASCII_ID = /^\+?[a-z0-9]+$/;
+// What may surround an id as a forwarder writes it: ASCII space, tab and line breaks only. Unicode's
+// other "spaces" (U+00A0, U+1680, U+2028, U+FEFF…) are characters of the id, so an id carrying one
+// is another sender (docs/security.md, "sender identity").
+const AROUND = /^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g;
+// Never in a bank's id: control and format characters (zero-width joiners, direction marks, U+FEFF,
+// U+2060), line and paragraph separators, and any space but the ASCII one.
+const HIDDEN = /[\p{C}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
+const NUMBER = /^\+?[0-9]+$/;
+
+/** A sender id without the ASCII whitespace around it; nothing else is removed. */
+export function trimSender(raw: string): string {
+  return raw.replace(AROUND, '');
+}
 
 /**
- * The forms one sender id takes by the time a forwarder reports it. Phones and forwarder apps
- * write the same line as `+98700717`, `98700717`, `0098700717` or `700717`, and a mobile line as
- * `+98912…`, `0912…` or `912…`; letters come as `BankMellat`, `Bank Mellat` or `bank.mellat`.
- * Two senders are the same when these sets meet: only the country prefix (+98, 0098, 98) or one
- * trunk zero is forgiven, never a digit of the number itself (`00700701` is not `700701`).
- * An id is compared after Unicode compatibility normalisation (NFKC): one that NFKC changes
- * (the Kelvin sign `K`, full-width letters) or that is not then plain ASCII letters and digits
- * (Cyrillic look-alikes, brackets) has no forms, so it is the same as nothing.
+ * The forms one sender id stands for. Letters compare exactly as written, case included: only the
+ * ASCII whitespace around the id goes. A number (ASCII digits, an optional leading `+`) reaches a
+ * phone as `+98700717`, `0098700717`, `98700717` or `700717`, a mobile line as `+98912…` or `0912…`:
+ * one country prefix (+98, 0098, 98) or one trunk zero is forgiven, never both and never a digit of
+ * the number itself (`00700701` is not `700701`, `+989830009417` is not `30009417`). An id that NFKC
+ * changes (the Kelvin sign, full-width letters, U+00A0) or that holds a hidden character has no forms:
+ * it is the same as nothing. Two senders are the same when their forms meet (`sameSender`).
  */
 export function senderForms(raw: string): Set<string> {
   const forms = new Set<string>();
-  const text = latinDigits(String(raw)).replace(INVISIBLE, '').trim();
-  if (text.normalize('NFKC') !== text) return forms;
-  const s = text.replace(SEPARATORS, '').toLowerCase();
-  if (!ASCII_ID.test(s)) return forms;
-  if (!/^\+?\d+$/.test(s)) {
-    if (!s.startsWith('+')) forms.add(s);
-    return forms;
-  }
-  const national = s.startsWith('+98') ? s.slice(3) : s.startsWith('0098') ? s.slice(4) : s.startsWith('+') ? null : s;
-  if (national === null || national.length === 0) return forms;
-  forms.add(national);
-  if (national.startsWith('98') && national.length >= 8) forms.add(national.slice(2));
-  if (national.startsWith('0') && !national.startsWith('00') && national.length >= 7) forms.add(national.slice(1));
+  if (typeof raw !== 'string') return forms;
+  const id = trimSender(raw);
+  if (id === '' || id.normalize('NFKC') !== id || HIDDEN.test(id)) return forms;
+  if (!NUMBER.test(id)) return forms.add(id);
+  if (id.startsWith('+98')) return id.length > 3 ? forms.add(id.slice(3)) : forms;
+  if (id.startsWith('0098')) return id.length > 4 ? forms.add(id.slice(4)) : forms;
+  if (id.startsWith('+')) return forms; // another country's number is never an Iranian bank's
+  forms.add(id);
+  if (id.startsWith('98') && id.length >= 8) forms.add(id.slice(2));
+  if (id.startsWith('0') && !id.startsWith('00') && id.length >= 7) forms.add(id.slice(1));
   return forms;
 }
 
+/** The one sender-identity rule: isKnownSender, banksOfSender and the parsers' routing all use it. */
 export function sameSender(a: string, b: string): boolean {
   const fa = senderForms(a);
   for (const f of senderForms(b)) if (fa.has(f)) return true;
@@ -46,7 +50,12 @@ export function senderLetters(raw: string): string {
   return String(raw).toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** Does this parser's bank send from `sender`: a listed id, or a name its pattern accepts. */
+/**
+ * Which parser reads a message first (which layout to expect): one of the bank's listed ids, or a
+ * name its pattern accepts however spelled (`Bank-Mellat` is read as Mellat's layout). Routing only:
+ * whether the bank sent it is `isKnownSender`'s exact rule, so a look-alike is read and then held as
+ * `unknown_sender`, never trusted.
+ */
 export function claimsSender(parser: SmsParser, sender: string): boolean {
   if (parser.senders.some((known) => sameSender(known, sender))) return true;
   const letters = senderLetters(sender);

@@ -4,16 +4,15 @@ import { sameSender } from './sender-match.js';
 export { sameSender, senderForms } from './sender-match.js';
 
 /**
- * True when `sender` is one of the ids this bank is known to send from (or one the merchant
- * added for the card in `extra`). Strict about the id itself, lenient about its spelling
- * (`+98700717` = `98700717` = `700717`, `BankMellat` = `bank mellat`): a name pattern alone
- * (`…mellat…`) routes a message to a parser but does not vouch for it.
+ * True when `sender` is one of the ids this bank is known to send from, or one the merchant vouched
+ * for on the card (`extra`, its `smsSender`). Exact (`sameSender`): letters as written, case
+ * included; a number with only its country prefix or trunk zero forgiven. A name pattern
+ * (`…mellat…`) routes a message to a parser but never vouches for it.
  */
 export function isKnownSender(bankCode: string, sender: string, extra: readonly string[] = []): boolean {
-  if (typeof sender !== 'string' || sender.trim() === '') return false;
   const parser = smsParsers.find((p) => p.bankCode === bankCode);
   const known = [...(parser?.senders ?? []), ...extra];
-  return known.some((k) => typeof k === 'string' && k.trim() !== '' && sameSender(k, sender));
+  return known.some((k) => sameSender(k, sender));
 }
 
 /** Every bank's known sender ids, for a settings screen or a merchant's review. */

@@ -14,7 +14,9 @@ const FLOW = new RegExp(String.raw`(${AMOUNT})\s*(ریال|تومان)[^\n\d]{0,
  */
 export const blu: SmsParser = {
   bankCode: 'blu',
-  senders: ['90000258', 'Blu', 'BluBank'],
+  // Senders compare exactly (docs/security.md), so each spelling is listed: `Blu` and `blubank` head the real texts
+  // of the public tracker tests above; `BLUBANK` is the Latin id public Android SMS readers list for Blu.
+  senders: ['90000258', 'Blu', 'BluBank', 'blubank', 'BLUBANK'],
   senderName: /blu/,
   mark: BANK_MARK,
   parse(body, receivedAt, context) {

@@ -18,7 +18,9 @@ const OTP_PHRASE = /^رمز برداشت وجه از کارت شما/m;
  */
 export const mellat: SmsParser = {
   bankCode: 'mellat',
-  senders: ['+98700701', 'BankMellat', 'Mellat'],
+  // `Bank Mellat` (with the space) is the header real Mellat SMS carry (doxigo/muchToman Sms.kt, its Bank enum);
+  // each spelling is listed, since senders compare exactly (docs/security.md).
+  senders: ['+98700701', 'BankMellat', 'Bank Mellat', 'Mellat'],
   senderName: /mellat/,
   mark: BANK_NAME,
   parse(body, receivedAt, context) {

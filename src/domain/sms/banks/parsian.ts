@@ -21,7 +21,8 @@ const PARSIAN_DATE = /^0\d{3}\/\d{1,2}\/\d{1,2}[ _]/m;
  */
 export const parsian: SmsParser = {
   bankCode: 'parsian',
-  senders: ['ParsianBank', 'Parsian', '+98300054', '+98300055', '+9850001099'],
+  // `PARSIANBANK`, in capitals, is the header of the real compact messages above (and doxigo/muchToman's Bank enum).
+  senders: ['ParsianBank', 'PARSIANBANK', 'Parsian', '+98300054', '+98300055', '+9850001099'],
   senderName: /parsian|persianbank/,
   mark: BANK_NAME,
   parse(body, receivedAt, context) {
