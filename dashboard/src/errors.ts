@@ -12,6 +12,7 @@ const BY_CODE: Record<string, string> = {
   limit_reached: 'به سقف مجاز رسیده‌اید.',
   slug_taken: 'این نشانی پیوند قبلاً گرفته شده است.',
   sandbox_only: 'فقط در پروژهٔ آزمایشی.',
+  totp_required: 'مالک حساب ورود دومرحله‌ای را برای همه لازم کرده است؛ تا آن را برای خودتان راه نیندازید، تصمیم‌هایی که پول جابه‌جا می‌کنند از شما پذیرفته نمی‌شود.',
 };
 
 export function errorCode(error: CombinedError | undefined): string | null {

@@ -25,6 +25,7 @@ const LOADERS = {
   '/projects': page(() => import('./pages/projects.js'), (m) => m.ProjectsPage),
   '/credit': page(() => import('./pages/credit.js'), (m) => m.CreditPage),
   '/users': page(() => import('./pages/users.js'), (m) => m.UsersPage),
+  '/security': page(() => import('./pages/security.js'), (m) => m.SecurityPage),
   '/audit': page(() => import('./pages/audit.js'), (m) => m.AuditPage),
   '/exports': page(() => import('./pages/exports.js'), (m) => m.ExportsPage),
 } satisfies Record<string, Loader>;

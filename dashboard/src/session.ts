@@ -2,7 +2,8 @@ import { CSRF_HEADER } from './client.js';
 
 /** The cookie session: REST under /v1/session (the cookie is HttpOnly; this page never sees it). */
 
-export type SessionResult = { ok: true } | { ok: false; status: number; message: string };
+/** A refusal keeps the API's error code: the login page tells `totp_required` from a wrong password. */
+export type SessionResult = { ok: true } | { ok: false; status: number; code: string | null; message: string };
 
 async function send(method: string, path: string, body?: unknown): Promise<SessionResult> {
   try {
@@ -14,18 +15,16 @@ async function send(method: string, path: string, body?: unknown): Promise<Sessi
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (res.ok) return { ok: true };
-    return { ok: false, status: res.status, message: await readMessage(res) };
+    const answer = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+    return { ok: false, status: res.status, code: answer?.error?.code ?? null, message: answer?.error?.message ?? res.statusText };
   } catch {
-    return { ok: false, status: 0, message: 'ارتباط با سرور برقرار نشد؛ دوباره تلاش کنید.' };
+    return { ok: false, status: 0, code: null, message: 'ارتباط با سرور برقرار نشد؛ دوباره تلاش کنید.' };
   }
 }
 
-async function readMessage(res: Response): Promise<string> {
-  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-  return body?.error?.message ?? res.statusText;
-}
-
-export const login = (email: string, password: string) => send('POST', '/v1/session', { email, password });
+/** `totp`: the second step's answer, a current code of the user's app or one of their recovery codes. */
+export const login = (email: string, password: string, totp?: string) =>
+  send('POST', '/v1/session', totp === undefined ? { email, password } : { email, password, totp });
 export const logout = () => send('DELETE', '/v1/session');
 export const setPassword = (token: string, password: string) => send('POST', '/v1/session/password', { token, password });
 

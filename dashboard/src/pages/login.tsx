@@ -1,29 +1,42 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorNote } from '../ui/common.js';
 import { safeNext, useLocation, useTitle } from '../router.js';
-import { login } from '../session.js';
+import { login, type SessionResult } from '../session.js';
+import { appCode, CODE_PATTERN } from '../two-factor.js';
+
+type Credentials = { email: string; password: string };
+
+/** A refusal the two steps share: the throttle and a dropped connection read the same in both. */
+function commonProblem(result: Exclude<SessionResult, { ok: true }>): string | null {
+  if (result.status === 429) return 'تلاش‌های ناموفق زیاد بود؛ چند دقیقه بعد دوباره تلاش کنید.';
+  if (result.status === 0) return result.message;
+  return null;
+}
 
 export function LoginPage() {
-  useTitle('ورود');
   const { query } = useLocation();
+  // Set once the password was right and the API asked for the second factor (401 totp_required).
+  const [second, setSecond] = useState<Credentials | null>(null);
+  useTitle(second ? 'ورود دومرحله‌ای' : 'ورود');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A full load: every query starts again with the new session.
+  const enter = () => window.location.assign(safeNext(query.get('next')));
+
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
+    const credentials = { email: String(form.get('email') ?? '').trim(), password: String(form.get('password') ?? '') };
     setBusy(true);
     setError(null);
-    const result = await login(String(form.get('email') ?? '').trim(), String(form.get('password') ?? ''));
+    const result = await login(credentials.email, credentials.password);
     setBusy(false);
-    if (result.ok) {
-      // A full load: every query starts again with the new session.
-      window.location.assign(safeNext(query.get('next')));
-      return;
-    }
-    if (result.status === 429) setError('تلاش‌های ناموفق زیاد بود؛ چند دقیقه بعد دوباره تلاش کنید.');
-    else if (result.status === 0) setError(result.message);
-    else setError('ایمیل یا گذرواژه درست نیست.');
+    if (result.ok) return enter();
+    if (result.code === 'totp_required') return setSecond(credentials);
+    setError(commonProblem(result) ?? 'ایمیل یا گذرواژه درست نیست.');
   };
+
+  if (second) return <CodeStep credentials={second} onSignedIn={enter} onBack={() => setSecond(null)} />;
   return (
     <main id="main" className="auth">
       <form className="panel auth-form" onSubmit={submit} noValidate={false}>
@@ -35,6 +48,98 @@ export function LoginPage() {
         <ErrorNote text={error} />
         <button type="submit" disabled={busy}>
           {busy ? 'در حال ورود…' : 'ورود'}
+        </button>
+      </form>
+    </main>
+  );
+}
+
+/**
+ * The second step: the code the user's authenticator app shows now, or one of the recovery codes
+ * they kept when they set it up (each works once). The password is sent again with it: the API
+ * holds no half-signed-in state between the steps.
+ */
+function CodeStep({ credentials, onSignedIn, onBack }: { credentials: Credentials; onSignedIn: () => void; onBack: () => void }) {
+  const [recovery, setRecovery] = useState(false);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), [recovery]);
+
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const totp = recovery ? code.trim() : appCode(code);
+    if (!recovery && !CODE_PATTERN.test(totp)) return setError('کد برنامه شش رقم است؛ همان شش رقمی را که برنامه نشان می‌دهد وارد کنید.');
+    if (recovery && totp === '') return setError('یکی از کدهای بازیابی را وارد کنید.');
+    setBusy(true);
+    setError(null);
+    const result = await login(credentials.email, credentials.password, totp);
+    setBusy(false);
+    if (result.ok) return onSignedIn();
+    setCode('');
+    input.current?.focus();
+    setError(
+      commonProblem(result) ??
+        (recovery ? 'این کد بازیابی درست نیست یا پیش‌تر به کار رفته است.' : 'کد درست نیست؛ کد تازه‌ای را که برنامه همین حالا نشان می‌دهد وارد کنید.'),
+    );
+  };
+  const toggle = () => {
+    setRecovery(!recovery);
+    setCode('');
+    setError(null);
+  };
+  return (
+    <main id="main" className="auth">
+      <form className="panel auth-form" onSubmit={submit} aria-labelledby="totp-step-title" id="totp-step">
+        <h1 id="totp-step-title">ورود دومرحله‌ای</h1>
+        <p className="muted" dir="ltr" translate="no">
+          {credentials.email}
+        </p>
+        <p className="muted">
+          گذرواژه درست بود.{' '}
+          {recovery
+            ? 'یکی از کدهای بازیابی‌ای را که هنگام راه‌اندازی نگه داشتید وارد کنید؛ هر کد فقط یک بار کار می‌کند.'
+            : 'کد شش‌رقمی‌ای را که برنامهٔ رمزساز گوشی شما (مانند Google Authenticator) برای این حساب نشان می‌دهد وارد کنید.'}
+        </p>
+        <label htmlFor="login-totp">{recovery ? 'کد بازیابی' : 'کد شش‌رقمی'}</label>
+        {recovery ? (
+          <input
+            ref={input}
+            id="login-totp"
+            name="totp"
+            data-kind="recovery"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            dir="ltr"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        ) : (
+          <input
+            ref={input}
+            id="login-totp"
+            name="totp"
+            data-kind="app"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            dir="ltr"
+            required
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        )}
+        <ErrorNote text={error} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'در حال ورود…' : 'ورود'}
+        </button>
+        <button type="button" className="secondary" onClick={toggle}>
+          {recovery ? 'استفاده از کد برنامه' : 'گوشی در دسترس نیست؟ استفاده از کد بازیابی'}
+        </button>
+        <button type="button" className="secondary" onClick={onBack}>
+          بازگشت و ایمیل دیگر
         </button>
       </form>
     </main>

@@ -1,8 +1,10 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { CombinedError } from '@urql/core';
-import { errorText } from '../errors.js';
+import { errorCode, errorText } from '../errors.js';
 import { formatDateTime } from '../format.js';
 import { PAYMENT_STATUS, MESSAGE_STATUS, label } from '../labels.js';
+import { BASE, Link } from '../router.js';
+import { SECURITY_PATH } from '../two-factor.js';
 
 export function Loading() {
   return (
@@ -15,9 +17,17 @@ export function Loading() {
 export function ErrorNote({ error, text }: { error?: CombinedError | undefined; text?: string | null }) {
   const message = text ?? errorText(error);
   if (!message) return null;
+  // A money decision refused for want of two-factor: the way to set it up sits in the message.
+  const setUp = text == null && errorCode(error) === 'totp_required';
   return (
-    <p className="error" role="alert">
+    <p className="error" role="alert" data-error-code={setUp ? 'totp_required' : undefined}>
       {message}
+      {setUp && (
+        <>
+          {' '}
+          <Link to={`${BASE}${SECURITY_PATH}`}>راه‌اندازی ورود دومرحله‌ای</Link>
+        </>
+      )}
     </p>
   );
 }

@@ -5,6 +5,7 @@ import { useLiveConnected } from '../live.js';
 import { BASE, Link, navigate, useLocation } from '../router.js';
 import { RoleContext } from '../role.js';
 import { logout } from '../session.js';
+import { useTwoFactorGate } from '../two-factor.js';
 import { useUnit } from '../unit.js';
 
 const NAV: [path: string, text: string][] = [
@@ -18,6 +19,7 @@ const NAV: [path: string, text: string][] = [
   ['/projects', 'پروژه‌ها و کلیدها'],
   ['/credit', 'اعتبار و کارمزد'],
   ['/users', 'کاربران'],
+  ['/security', 'ورود دومرحله‌ای'],
   ['/audit', 'گزارش تغییرات'],
   ['/exports', 'خروجی‌ها'],
 ];
@@ -31,6 +33,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { unit, toggle } = useUnit();
   const attention = useAttention();
   const live = useLiveConnected();
+  useTwoFactorGate(path);
   const signOut = async () => {
     await logout();
     navigate(`${BASE}/login`, { replace: true });
