@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { addSignedInUser, CSRF } from '../users/support.js';
 
 // CONTRACT "Exceptions": every decision is idempotent. Each REST POST that changes state takes
 // Idempotency-Key, each GraphQL decision and refund mutation `idempotencyKey`, with the rules of
@@ -108,6 +109,26 @@ describe('REST: a retried refund is recorded once', () => {
     expect(await refundsOf(p.id)).toBe(0);
   });
 
+  it('a second request while the first still holds the key is 409 idempotency_conflict, and runs once the first is done', async () => {
+    const p = await confirmedPayment();
+    const body = { amount: '10000', destinationCard: CARD };
+    // Given another transaction holding the key's lock (a first request still running)
+    const holder = new pg.Client({ connectionString: app.databaseUrl });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 1))`, [`project:${shop.projectId}:in-flight`]);
+      const refused = await post(`/v1/payments/${p.id}/refunds`, body, 'in-flight');
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('idempotency_conflict');
+      expect(await refundsOf(p.id)).toBe(0);
+      await holder.query('COMMIT');
+    } finally {
+      await holder.end();
+    }
+    expect((await post(`/v1/payments/${p.id}/refunds`, body, 'in-flight')).status).toBe(201);
+  });
+
   it('a key is its caller’s: the merchant key’s key space is not the project key’s', async () => {
     const p = await confirmedPayment();
     const body = { amount: '10000', destinationCard: CARD };
@@ -116,6 +137,24 @@ describe('REST: a retried refund is recorded once', () => {
     expect([byProject.status, byMerchant.status]).toEqual([201, 201]);
     expect(byMerchant.body.id).not.toBe(byProject.body.id);
     expect((await post(`/v1/payments/${p.id}/refunds`, body, 'shared-key', shop.merchantKey)).text).toBe(byMerchant.text);
+    expect(await refundsOf(p.id)).toBe(2);
+  });
+});
+
+describe('dashboard users: each user’s keys are that user’s', () => {
+  it('a staff user’s retry replays; a colleague’s request with the same key is the colleague’s own', async () => {
+    const p = await confirmedPayment();
+    const merchantId = (await db.query<{ merchant_id: string }>(`SELECT merchant_id FROM projects WHERE id = $1`, [shop.projectId])).rows[0]!.merchant_id;
+    const a = await addSignedInUser(app, merchantId, 'staff');
+    const b = await addSignedInUser(app, merchantId, 'staff');
+    const asUser = (cookie: string) =>
+      request(app.baseUrl, 'POST', `/v1/payments/${p.id}/refunds`, { body: { amount: '10000', destinationCard: CARD }, headers: { cookie, ...CSRF, 'Idempotency-Key': 'dash-refund' } });
+    const first = await asUser(a.cookie);
+    expect(first.status).toBe(201);
+    expect((await asUser(a.cookie)).text).toBe(first.text);
+    const colleague = await asUser(b.cookie);
+    expect(colleague.status).toBe(201);
+    expect(colleague.body.id).not.toBe(first.body.id);
     expect(await refundsOf(p.id)).toBe(2);
   });
 });
@@ -197,6 +236,27 @@ describe('GraphQL: decisions and refunds take idempotencyKey', () => {
     const other = await gql(app.baseUrl, RECORD, { ...vars, input: { amount: 15_001, destinationCard: CARD } }, shop.apiKey);
     expect(other.errors?.[0]?.extensions.code).toBe('idempotency_conflict');
     expect((await post(`/v1/payments/${p.id}/refunds`, { amount: 15_000, destinationCard: CARD }, 'gql-refund')).body.error.code).toBe('idempotency_conflict');
+  });
+
+  it('refundBankMessage, verifyPayment and simulateDeposit replayed with their key do their work once', async () => {
+    const p = await pendingPayment();
+    const SIMULATE = `mutation($input: SimulateDepositInput!, $key: String) { simulateDeposit(input: $input, idempotencyKey: $key) { simulatedAmount bankMessage { id status } payment { id status } } }`;
+    const simVars = { input: { paymentId: p.id, outcome: 'unknown_sender' }, key: 'gql-sim' };
+    const sim = await gqlOk(app.baseUrl, SIMULATE, simVars, shop.apiKey);
+    expect((await gqlOk(app.baseUrl, SIMULATE, simVars, shop.apiKey)).simulateDeposit).toEqual(sim.simulateDeposit);
+    expect(await count(`SELECT count(*)::int AS n FROM bank_messages WHERE id = $1 OR payment_id = $2`, [sim.simulateDeposit.bankMessage.id, p.id])).toBe(1);
+
+    const REFUND_MESSAGE = `mutation($id: ID!, $key: String) { refundBankMessage(messageId: $id, input: { destinationCard: "${CARD}" }, idempotencyKey: $key) { id amount } }`;
+    const messageId = sim.simulateDeposit.bankMessage.id;
+    const back = await gqlOk(app.baseUrl, REFUND_MESSAGE, { id: messageId, key: 'gql-back' }, shop.apiKey);
+    expect((await gqlOk(app.baseUrl, REFUND_MESSAGE, { id: messageId, key: 'gql-back' }, shop.apiKey)).refundBankMessage).toEqual(back.refundBankMessage);
+    expect(await count(`SELECT count(*)::int AS n FROM refunds WHERE bank_message_id = $1`, [messageId])).toBe(1);
+
+    const c = await confirmedPayment();
+    const VERIFY = `mutation($id: ID!, $key: String) { verifyPayment(id: $id, idempotencyKey: $key) { id verified alreadyVerified } }`;
+    const verified = await gqlOk(app.baseUrl, VERIFY, { id: c.id, key: 'gql-verify' }, shop.apiKey);
+    expect((await gqlOk(app.baseUrl, VERIFY, { id: c.id, key: 'gql-verify' }, shop.apiKey)).verifyPayment).toEqual(verified.verifyPayment);
+    expect((await request(app.baseUrl, 'GET', `/v1/payments/${c.id}`, { token: shop.apiKey })).body.verifyCount).toBe(1);
   });
 
   it('attach, confirm by hand, reject and dismiss replayed with their key return the first result, not invalid_state', async () => {
