@@ -8,6 +8,8 @@ export const errorCatalog = {
   merchant_inactive: 403,
   sandbox_only: 403,
   forbidden: 403,
+  /** 403 on a decision; at sign-in (no session yet) the same code is 401: `AppError.totpRequiredAtSignIn`. */
+  totp_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,
@@ -41,6 +43,7 @@ const defaultMessages: Record<ErrorCode, string> = {
   merchant_inactive: 'The merchant is not active.',
   sandbox_only: 'This operation is only available on sandbox projects.',
   forbidden: 'Your role does not allow this operation.',
+  totp_required: 'Two-factor sign-in is required: set it up (enableTotp, confirmTotp) before deciding payments.',
   not_found: 'Not found.',
   method_not_allowed: 'This method is not allowed on this path.',
   request_timeout: 'The request did not arrive in time.',
@@ -66,12 +69,17 @@ export class AppError extends Error {
   readonly details: ErrorDetails;
   readonly status: number;
 
-  constructor(code: ErrorCode, message?: string, details: ErrorDetails = {}) {
+  constructor(code: ErrorCode, message?: string, details: ErrorDetails = {}, status: number = errorCatalog[code]) {
     super(message ?? defaultMessages[code]);
     this.name = 'AppError';
     this.code = code;
     this.details = details;
-    this.status = errorCatalog[code];
+    this.status = status;
+  }
+
+  /** The password was right and the user has two-factor on: the sign-in needs `totp` too (401: there is no session yet). */
+  static totpRequiredAtSignIn(): AppError {
+    return new AppError('totp_required', 'This user signs in with a two-factor code too: send totp (the authenticator’s current code, or a recovery code).', {}, 401);
   }
 
   static invalid(fields: FieldError[], message?: string): AppError {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Config } from '../config.js';
 import type { SessionCredential } from '../domain/auth/authenticate.js';
-import { SESSION_ABSOLUTE_MS } from '../domain/users/session-rules.js';
+import { SESSION_ABSOLUTE_MS, TRUSTED_DEVICE_MS } from '../domain/users/session-rules.js';
 
 /**
  * The dashboard session cookie, for every door: HttpOnly (no script reads it), SameSite=Strict (no
@@ -49,6 +49,25 @@ export function sessionSetCookie(config: Pick<Config, 'publicBaseUrl'>, token: s
 
 export function sessionClearCookie(config: Pick<Config, 'publicBaseUrl'>): string {
   return `${sessionCookieName(config)}=; ${attributes(config, 0)}`;
+}
+
+/**
+ * The device cookie (docs/security.md "Signing in"): set at each successful sign-in beside the
+ * session's, with the same attributes, for 180 days, and read only by `POST /v1/session`. It
+ * marks a browser where this user signed in before, so that failures elsewhere never refuse it.
+ */
+export function deviceCookieName(config: Pick<Config, 'publicBaseUrl'>): string {
+  return cookieIsSecure(config.publicBaseUrl) ? '__Host-gw_device' : 'gw_device';
+}
+
+export function deviceSetCookie(config: Pick<Config, 'publicBaseUrl'>, token: string): string {
+  return `${deviceCookieName(config)}=${token}; ${attributes(config, Math.floor(TRUSTED_DEVICE_MS / 1000))}`;
+}
+
+/** The device cookie of a request, or undefined. */
+export function deviceToken(config: Pick<Config, 'publicBaseUrl'>, cookieHeader: string | undefined | null): string | undefined {
+  if (!cookieHeader) return undefined;
+  return readCookie(cookieHeader, deviceCookieName(config)) || undefined;
 }
 
 /** The session cookie of a request, or undefined. */

@@ -10,16 +10,18 @@ const ERROR_RESPONSES: Record<ErrorStatus, [name: string, description: string, e
     unknown_field: errorExample('invalid_request', 'foo: is not a field of this request', { fields: [{ field: 'foo', message: 'is not a field of this request' }] }),
     invalid_json: errorExample('invalid_json', 'The request body is not valid JSON.'),
   }],
-  401: ['Unauthorized', 'The credential is missing, malformed, unknown, revoked or of the wrong kind.', {
+  401: ['Unauthorized', 'The credential is missing, malformed, unknown, revoked or of the wrong kind. At sign-in, `totp_required`: the password is right and the user has two-factor on, so `totp` is needed too.', {
     unauthorized: errorExample('unauthorized', 'A valid credential is required: Authorization: Bearer <key>.'),
+    totp_required: errorExample('totp_required', 'This user signs in with a two-factor code too: send totp (the authenticator’s current code, or a recovery code).'),
   }],
   402: ['PaymentRequired', 'The merchant’s available credit is below this payment’s fee; nothing was created.', {
     merchant_credit_exhausted: errorExample('merchant_credit_exhausted', "The merchant's credit is used up."),
   }],
-  403: ['Forbidden', 'The project or merchant is inactive, or (simulation) the project is live.', {
+  403: ['Forbidden', 'The project or merchant is inactive, (simulation) the project is live, or (a dashboard session) the role does not allow it: `forbidden`, or the merchant requires two-factor and the user has not set it up: `totp_required`.', {
     project_inactive: errorExample('project_inactive', 'The project is not active.'),
     merchant_inactive: errorExample('merchant_inactive', 'The merchant is not active.'),
     sandbox_only: errorExample('sandbox_only', 'This operation is only available on sandbox projects.'),
+    totp_required: errorExample('totp_required', 'Two-factor sign-in is required: set it up (enableTotp, confirmTotp) before deciding payments.'),
   }],
   404: ['NotFound', 'No such id, token or slug among those the caller may see.', { not_found: errorExample('not_found', 'Not found.') }],
   409: ['Conflict', 'The payment’s state does not allow this (`details.status`), an Idempotency-Key was reused with another body, route or target, or its first request is still running (`idempotency_conflict`), or verify was given an amount that is not the payment’s.', {

@@ -2,7 +2,7 @@ import express, { Router, type Request, type RequestHandler, type Response } fro
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../errors.js';
 import { setPasswordWithToken, signIn, signOut } from '../domain/users/sessions.js';
-import { fromAnotherSite, sessionClearCookie, sessionSetCookie, sessionToken } from '../http/session-cookie.js';
+import { deviceSetCookie, deviceToken, fromAnotherSite, sessionClearCookie, sessionSetCookie, sessionToken } from '../http/session-cookie.js';
 import { BODY_LIMIT, bodyReader } from './handle.js';
 
 const readJson = bodyReader(express.json({ limit: BODY_LIMIT, type: () => true, strict: false }));
@@ -38,10 +38,11 @@ export function sessionRoutes(deps: Deps): Router {
   router.post(
     '/session',
     sessionRoute(deps, async (req, res) => {
-      const { token } = await signIn(deps, req.body, { ip: req.ip, userAgent: req.headers['user-agent'] });
+      const client = { ip: req.ip, userAgent: req.headers['user-agent'], deviceToken: deviceToken(deps.config, req.headers.cookie) };
+      const signedIn = await signIn(deps, req.body, client);
       // A browser signing in again leaves no live session behind under the cookie it replaces.
       await signOut(deps, cookieOf(req));
-      res.setHeader('Set-Cookie', sessionSetCookie(deps.config, token));
+      res.setHeader('Set-Cookie', [sessionSetCookie(deps.config, signedIn.token), deviceSetCookie(deps.config, signedIn.deviceToken)]);
     }),
   );
 

@@ -7,7 +7,7 @@ import { isAppError } from '../../src/errors.js';
 // The role rule without a database: one table of powers, applied by requireActor (management),
 // requireDecider (exception decisions) and callerScope (reads).
 
-const user = (role: UserActor['role']): UserActor => ({ kind: 'user', userId: 'u', merchantId: 'm', role, sessionId: 's' });
+const user = (role: UserActor['role']): UserActor => ({ kind: 'user', userId: 'u', merchantId: 'm', role, sessionId: 's', mustSetUpTotp: false });
 const merchantKey: Actor = { kind: 'merchant', merchantId: 'm', keyId: 'k' };
 const projectKey: Actor = { kind: 'project', projectId: 'p', merchantId: 'm', sandbox: true, keyId: 'k' };
 

@@ -15,12 +15,20 @@ export function newClientIp(): string {
   return `10.${(clients >> 16) & 255}.${(clients >> 8) & 255}.${clients & 255}`;
 }
 
-export type SignedIn = { userId: string; email: string; password: string; cookie: string; ip: string };
+/** `device` is the device cookie (`name=value`) of the browser that signed in. */
+export type SignedIn = { userId: string; email: string; password: string; cookie: string; ip: string; device: string };
 
 /** The `name=value` of the session cookie a response sets (what a browser would send back). */
 export function cookieOf(res: HttpResult): string {
   const set = res.headers.getSetCookie().find((c) => /^(__Host-)?gw_session=/.test(c));
   expect(set, 'a session cookie is set').toBeDefined();
+  return set!.split(';')[0]!;
+}
+
+/** The `name=value` of the device cookie a sign-in sets (docs/security.md "Signing in"). */
+export function deviceCookieOf(res: HttpResult): string {
+  const set = res.headers.getSetCookie().find((c) => /^(__Host-)?gw_device=/.test(c));
+  expect(set, 'a device cookie is set').toBeDefined();
   return set!.split(';')[0]!;
 }
 
@@ -30,6 +38,11 @@ export function tokenOfUrl(url: string): string {
 
 export function signIn(app: TestApp, email: string, password: string, ip = newClientIp(), headers: Record<string, string> = {}) {
   return request(app.baseUrl, 'POST', '/v1/session', { body: { email, password }, headers: { 'x-forwarded-for': ip, ...headers } });
+}
+
+/** A sign-in with a two-factor code (or a recovery code) beside the password. */
+export function signInWithTotp(app: TestApp, email: string, password: string, totp: string, ip = newClientIp(), headers: Record<string, string> = {}) {
+  return request(app.baseUrl, 'POST', '/v1/session', { body: { email, password, totp }, headers: { 'x-forwarded-for': ip, ...headers } });
 }
 
 export function setPassword(app: TestApp, token: string, password: string, headers: Record<string, string> = {}) {
@@ -47,7 +60,7 @@ export async function addSignedInUser(app: TestApp, merchantId: string, role: 'o
   const ip = newClientIp();
   const res = await signIn(app, address, password, ip);
   expect(res.status).toBe(204);
-  return { userId: created.user.id, email: address, password, cookie: cookieOf(res), ip };
+  return { userId: created.user.id, email: address, password, cookie: cookieOf(res), ip, device: deviceCookieOf(res) };
 }
 
 /** GraphQL over HTTP with a session cookie (and, unless told otherwise, the CSRF header). */

@@ -5,7 +5,7 @@ import { requireRole, type UserRole } from './roles.js';
  * A dashboard user, by the session cookie. `sessionId` is null only when the user acts through a
  * set-password link (no session yet).
  */
-export type UserActor = { kind: 'user'; userId: string; merchantId: string; role: UserRole; sessionId: string | null };
+export type UserActor = { kind: 'user'; userId: string; merchantId: string; role: UserRole; sessionId: string | null; mustSetUpTotp: boolean };
 
 /** Who is calling. Domain functions take one and never see a request, a socket or GraphQL info. */
 export type Actor =
@@ -53,7 +53,7 @@ export function unauthorizedFor(kinds: readonly string[], where: 'route' | 'fiel
 export function requireActor<K extends ActorKind>(actor: Actor, ...kinds: K[]): ActorOf<K> {
   const named = kinds as ActorKind[];
   if (actor.kind === 'user' && !named.includes('user') && !named.includes('public') && named.includes('merchant')) {
-    requireRole(actor.role, 'manage');
+    requireRole(actor, 'manage');
     return actor as ActorOf<K>;
   }
   if (!named.includes(actor.kind) && !(actor.kind === 'user' && named.includes('public'))) throw unauthorizedFor(kinds);

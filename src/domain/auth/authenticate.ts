@@ -80,5 +80,5 @@ async function lookupSession(deps: Deps, hash: string): Promise<AuthOutcome> {
   if (!row || !row.live || !isUserRole(row.role)) return { refused: 'unauthorized' };
   if (!row.merchant_active) return { refused: 'merchant_inactive' };
   if (row.stale) await touchSession(deps.pool, row.id);
-  return { actor: { kind: 'user', userId: row.user_id, merchantId: row.merchant_id, role: row.role, sessionId: row.id } };
+  return { actor: { kind: 'user', userId: row.user_id, merchantId: row.merchant_id, role: row.role, sessionId: row.id, mustSetUpTotp: row.must_set_up_totp } };
 }

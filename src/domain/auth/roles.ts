@@ -28,10 +28,25 @@ const REFUSALS: Record<RolePower, string> = {
   users: 'Only an owner can manage users and their sessions.',
 };
 
-/** 403 `forbidden`: the caller is known, its role does not allow this. */
-export function requireRole(role: UserRole, power: RolePower): void {
-  if (!roleAllows(role, power)) throw new AppError('forbidden', REFUSALS[power], { role, needs: power });
+/**
+ * What the check needs of a dashboard user: its role, and whether its merchant requires two-factor
+ * that the user has not set up (`merchants.require_totp` and no `users.totp_enabled_at`).
+ */
+export type RoleHolder = { role: UserRole; mustSetUpTotp: boolean };
+
+/**
+ * 403 `forbidden`: the caller is known, its role does not allow this. 403 `totp_required`: the
+ * role allows it, but the merchant requires two-factor and this user has not set it up; such a
+ * user signs in only to set it up (docs/security.md "Signing in"): every power of this table
+ * (decisions that move money, management, users) waits for it, while reading, exporting, its own
+ * password, sessions and two-factor stay open.
+ */
+export function requireRole(user: RoleHolder, power: RolePower): void {
+  if (!roleAllows(user.role, power)) throw new AppError('forbidden', REFUSALS[power], { role: user.role, needs: power });
+  if (user.mustSetUpTotp) throw new AppError('totp_required', TOTP_REFUSAL, { needs: power });
 }
+
+const TOTP_REFUSAL = 'The merchant requires two-factor sign-in: set it up (enableTotp, then confirmTotp) before deciding payments or changing settings.';
 
 export function isUserRole(value: unknown): value is UserRole {
   return typeof value === 'string' && (USER_ROLES as readonly string[]).includes(value);

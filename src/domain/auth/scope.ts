@@ -28,7 +28,7 @@ export function callerScope(actor: Actor, projectId?: string | null): CallerScop
  * 403 `forbidden`. Called by every decision function beside `callerScope`.
  */
 export function requireDecider(actor: Actor): void {
-  if (actor.kind === 'user') requireRole(actor.role, 'decide');
+  if (actor.kind === 'user') requireRole(actor, 'decide');
 }
 
 /** The scope as a Prisma filter on a table with `merchantId` and `projectId` columns. */

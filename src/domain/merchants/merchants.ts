@@ -3,6 +3,7 @@ import { AppError } from '../../errors.js';
 import { recordAudit, recordUpdate } from '../audit/audit.js';
 import { createdValues } from '../audit/changes.js';
 import { operatorActor, requireActor, type Actor } from '../auth/actor.js';
+import { forgetCachedCredentials } from '../auth/auth-cache.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import { recordLedgerEntry } from '../credit/ledger.js';
 import type { Deps } from '../deps.js';
@@ -101,6 +102,33 @@ export async function setMerchantActive(deps: Deps, actor: Actor, merchantId: st
     await recordUpdate(tx, actor, { action, subjectType: 'merchant', subjectId: merchantId, projectId: null, merchantId, before, after, fields: ['active'] });
     return after;
   });
+}
+
+const updateMerchantInput = z.object({ requireTotp: z.boolean().nullish() });
+
+/**
+ * The merchant key or an owner: the merchant's own settings. `requireTotp`: every dashboard user
+ * needs two-factor to decide, manage or change users (src/domain/auth/roles.ts); an owner turning
+ * it on by session must have it on already, so as not to shut themselves out of this very switch.
+ */
+export async function updateMerchant(deps: Deps, actor: Actor, input: unknown) {
+  const caller = requireActor(actor, 'merchant');
+  const data = parseInput(updateMerchantInput, input ?? {});
+  const updated = await deps.prisma.$transaction(async (tx) => {
+    const before = await tx.merchant.findUniqueOrThrow({ where: { id: caller.merchantId } });
+    if (data.requireTotp === undefined || data.requireTotp === null || data.requireTotp === before.requireTotp) return before;
+    if (data.requireTotp && caller.kind === 'user') {
+      const me = await tx.user.findUniqueOrThrow({ where: { id: caller.userId }, select: { totpEnabledAt: true } });
+      if (!me.totpEnabledAt) {
+        throw new AppError('invalid_state', 'Turn on your own two-factor sign-in (enableTotp, confirmTotp) before requiring it of everyone.', { reason: 'totp_not_enabled' });
+      }
+    }
+    const after = await tx.merchant.update({ where: { id: caller.merchantId }, data: { requireTotp: data.requireTotp } });
+    await recordUpdate(tx, actor, { action: 'merchant.updated', subjectType: 'merchant', subjectId: after.id, projectId: null, merchantId: after.id, before, after, fields: ['requireTotp'] });
+    return after;
+  });
+  forgetCachedCredentials(deps);
+  return updated;
 }
 
 async function findMerchant(db: Pick<Tx, 'merchant'>, merchantId: string) {

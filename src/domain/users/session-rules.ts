@@ -6,10 +6,12 @@ export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
 /** `last_seen_at` is stamped at most this often: one write a minute per active session, not per request. */
 export const SESSION_TOUCH_MS = 60 * 1000;
+/** A browser where a user signed in stays a trusted device for 180 days after its last sign-in there. */
+export const TRUSTED_DEVICE_MS = 180 * 24 * 60 * 60 * 1000;
 /** A set-password link works once, for 24 h. */
 export const SET_PASSWORD_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** 256 random bits as 43 URL-safe characters: a session cookie or a set-password token. */
+/** 256 random bits as 43 URL-safe characters: a session or device cookie, or a set-password token. */
 export function newSecretToken(): { token: string; hash: string } {
   const token = randomBytes(32).toString('base64url');
   return { token, hash: hashCredential(token) };

@@ -11,41 +11,65 @@ import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { admitLoginAttempt } from './login-throttle.js';
 import { hashPassword, newPasswordSchema, typedPasswordSchema, verifyNobody, verifyPassword } from './password.js';
-import { newSecretToken, SECRET_TOKEN_PATTERN, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from './session-rules.js';
+import { newSecretToken, SECRET_TOKEN_PATTERN, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, TRUSTED_DEVICE_MS } from './session-rules.js';
 import { spendSetPasswordToken } from './store/set-password-tokens.js';
+import { trustedDeviceOf } from './store/trusted-devices.js';
 import { userByEmail } from './store/users.js';
+import { secondFactorSchema, spendSecondFactor } from './totp.js';
+import { readSecondFactor } from './totp-rules.js';
 
 /**
- * Dashboard sessions: sign-in with email and password (throttled, and saying nothing about which
- * emails have accounts), sign-out, the set-password link, listing and ending sessions.
+ * Dashboard sessions: sign-in with email and password, and the two-factor code when the user has
+ * it on (throttled, and saying nothing about which emails have accounts), sign-out, the
+ * set-password link, listing and ending sessions.
  */
 
-export const signInInput = z.object({ email: z.string().trim().min(1, 'is required').max(320, 'must be at most 320 characters'), password: typedPasswordSchema });
+export const signInInput = z.object({
+  email: z.string().trim().min(1, 'is required').max(320, 'must be at most 320 characters'),
+  password: typedPasswordSchema,
+  totp: secondFactorSchema.nullish(),
+});
 export const setPasswordInput = z.object({ token: z.string().max(200, 'must be at most 200 characters'), password: newPasswordSchema });
 const changePasswordInput = z.object({ currentPassword: typedPasswordSchema, newPassword: newPasswordSchema });
 
-export type Client = { ip: string | undefined; userAgent: string | undefined };
+/** The browser signing in: its address, User-Agent, and the device cookie it holds, if any. */
+export type Client = { ip: string | undefined; userAgent: string | undefined; deviceToken?: string | undefined };
+
+/** A new session's token, and the browser's new device token (both for cookies, shown only now). */
+export type SignedIn = { token: string; deviceToken: string; session: Session };
 
 const WRONG_CREDENTIALS = 'The email or the password is not right.';
 const MAX_USER_AGENT = 300;
 
 /**
- * Sign-in: a new session, its token for the cookie (shown only now). An unknown email, a user who
- * has not set a password and a wrong password are one answer (401, same message), each after one
- * password hash; failures are throttled per email and per client address (429).
+ * Sign-in: a new session and device token for the cookies (shown only now). An unknown email, a
+ * user who has not set a password, a wrong password and a wrong two-factor code are one answer
+ * (401 `unauthorized`, same message), each after one password hash; a user with two-factor on
+ * whose password was right and who sent no code: 401 `totp_required`. Failures are throttled per
+ * email and client address, or per trusted device (login-throttle.ts): 429.
  */
-export async function signIn(deps: Deps, input: unknown, client: Client): Promise<{ token: string; session: Session }> {
+export async function signIn(deps: Deps, input: unknown, client: Client): Promise<SignedIn> {
   const data = parseInput(signInInput, input);
   const email = data.email.trim().toLowerCase();
-  const attempt = await admitLoginAttempt(deps.pool, email, client.ip ?? 'unknown');
   const user = await userByEmail(deps.pool, email);
+  const deviceId = user && client.deviceToken && SECRET_TOKEN_PATTERN.test(client.deviceToken) ? await trustedDeviceOf(deps.pool, hashCredential(client.deviceToken), user.id) : null;
+  const attempt = await admitLoginAttempt(deps.pool, email, { ip: client.ip ?? 'unknown', deviceId });
   const right = user?.password_hash ? await verifyPassword(data.password, user.password_hash) : await verifyNobody(data.password);
   if (!user || !right || !isUserRole(user.role)) throw new AppError('unauthorized', WRONG_CREDENTIALS);
-  await attempt.succeeded();
-  if (!user.merchant_active) throw new AppError('merchant_inactive');
+  if (!user.merchant_active || (user.totp_secret && !data.totp)) {
+    await attempt.succeeded();
+    throw user.merchant_active ? AppError.totpRequiredAtSignIn() : new AppError('merchant_inactive');
+  }
+  const sealedSecret = user.totp_secret;
   const { token, hash } = newSecretToken();
+  const device = newSecretToken();
   const now = Date.now();
   const session = await deps.prisma.$transaction(async (tx) => {
+    const factor = sealedSecret ? await spendSecondFactor(tx, deps.secrets, { id: user.id, sealedSecret }, readSecondFactor(data.totp ?? '')) : null;
+    if (sealedSecret && !factor) throw new AppError('unauthorized', WRONG_CREDENTIALS);
+    // The browser's device token is new at each sign-in; the one it replaces stops counting.
+    if (deviceId) await tx.trustedDevice.deleteMany({ where: { id: deviceId } });
+    await tx.trustedDevice.create({ data: { userId: user.id, tokenHash: device.hash, expiresAt: new Date(now + TRUSTED_DEVICE_MS) } });
     const created = await tx.session.create({
       data: {
         userId: user.id,
@@ -55,11 +79,19 @@ export async function signIn(deps: Deps, input: unknown, client: Client): Promis
         userAgent: client.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
       },
     });
-    const actor: UserActor = { kind: 'user', userId: user.id, merchantId: user.merchant_id, role: user.role as UserActor['role'], sessionId: created.id };
-    await recordAudit(tx, actor, { action: 'user.signed_in', subjectType: 'user', subjectId: user.id, projectId: null, changes: { sessionId: { from: null, to: created.id } } });
+    const actor: UserActor = { kind: 'user', userId: user.id, merchantId: user.merchant_id, role: user.role as UserActor['role'], sessionId: created.id, mustSetUpTotp: false };
+    await recordAudit(tx, actor, {
+      action: 'user.signed_in',
+      subjectType: 'user',
+      subjectId: user.id,
+      projectId: null,
+      note: factor === 'recovery' ? 'with a two-factor recovery code' : null,
+      changes: { sessionId: { from: null, to: created.id } },
+    });
     return created;
   });
-  return { token, session };
+  await attempt.succeeded();
+  return { token, deviceToken: device.token, session };
 }
 
 /** Sign-out: the cookie's session ends (nothing happens for a token that is unknown or already ended). */
@@ -76,7 +108,7 @@ export async function signOut(deps: Deps, token: string | undefined): Promise<vo
 
 function userActorOf(user: User, sessionId: string | null): UserActor {
   if (!isUserRole(user.role)) throw new Error(`user ${user.id} has an unknown role`);
-  return { kind: 'user', userId: user.id, merchantId: user.merchantId, role: user.role, sessionId };
+  return { kind: 'user', userId: user.id, merchantId: user.merchantId, role: user.role, sessionId, mustSetUpTotp: false };
 }
 
 /** Ends the user's sessions but `keep` (the one that made the change, if it is the user's own). */
@@ -120,7 +152,7 @@ export async function changePassword(deps: Deps, actor: Actor, input: unknown): 
   const me = requireActor(actor, 'user');
   const data = parseInput(changePasswordInput, input);
   const user = await deps.prisma.user.findUniqueOrThrow({ where: { id: me.userId } });
-  const attempt = await admitLoginAttempt(deps.pool, user.email, `session:${me.sessionId ?? 'none'}`);
+  const attempt = await admitLoginAttempt(deps.pool, user.email, { ip: `session:${me.sessionId ?? 'none'}`, deviceId: null });
   const right = user.passwordHash ? await verifyPassword(data.currentPassword, user.passwordHash) : await verifyNobody(data.currentPassword);
   if (!right) throw AppError.invalid([{ field: 'currentPassword', message: 'is not right' }]);
   await attempt.succeeded();
@@ -141,7 +173,7 @@ export type SessionWithUser = Session & { user: User };
  */
 export async function listSessions(deps: Deps, actor: Actor, opts: { allUsers?: boolean | null } = {}): Promise<SessionWithUser[]> {
   const me = requireActor(actor, 'user');
-  if (opts.allUsers) requireRole(me.role, 'users');
+  if (opts.allUsers) requireRole(me, 'users');
   const now = Date.now();
   return deps.prisma.session.findMany({
     where: {
@@ -162,7 +194,7 @@ export async function revokeSession(deps: Deps, actor: Actor, id: string): Promi
   const revoked = await deps.prisma.$transaction(async (tx) => {
     const session = await tx.session.findFirst({ where: { id, user: { merchantId: me.merchantId } }, include: { user: true } });
     if (!session) throw AppError.notFound('Session');
-    if (session.userId !== me.userId) requireRole(me.role, 'users');
+    if (session.userId !== me.userId) requireRole(me, 'users');
     if (session.revokedAt) return session;
     const ended = await tx.session.update({ where: { id }, data: { revokedAt: new Date() }, include: { user: true } });
     await recordAudit(tx, me, { action: 'user.session_revoked', subjectType: 'user', subjectId: session.userId, projectId: null, changes: { sessionId: { from: id, to: null } } });

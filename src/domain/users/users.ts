@@ -36,7 +36,7 @@ export type NewUser = { user: User; setPasswordUrl: string };
 /** Who may change users through the API: an owner's session, for its own merchant (the operator uses `addUser`). */
 function userAdmin(actor: Actor): UserActor {
   const user = requireActor(actor, 'user');
-  requireRole(user.role, 'users');
+  requireRole(user, 'users');
   return user;
 }
 

@@ -1,4 +1,4 @@
-import { creditOf, WITH_CREDIT } from '../../domain/merchants/merchants.js';
+import { creditOf, updateMerchant, WITH_CREDIT } from '../../domain/merchants/merchants.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { NodeRef } from './node.js';
@@ -35,6 +35,9 @@ builder.prismaObject('Merchant', {
     id: t.exposeID('id', { description: 'The merchant UUID.' }),
     name: t.exposeString('name', { description: 'The merchant’s name.' }),
     active: t.exposeBoolean('active', { description: 'False once the operator deactivated the merchant.' }),
+    requireTotp: t.exposeBoolean('requireTotp', {
+      description: 'Every dashboard user needs two-factor sign-in: one who has not set it up may read and set it up, but deciding payments, managing and changing users answer 403 totp_required.',
+    }),
     credit: t.field({ description: 'Credit for fees of live payments.', type: Credit, select: { creditBalance: true, ...WITH_CREDIT }, resolve: (m) => creditOf(m) }),
     projects: t.relation('projects', { description: 'The merchant’s projects, oldest first.', query: { orderBy: { createdAt: 'asc' } } }),
     devices: t.relation('devices', { description: 'The phones that forward bank SMS, oldest first.', query: { orderBy: { createdAt: 'asc' } } }),
@@ -51,6 +54,26 @@ builder.prismaObject('Merchant', {
     createdAt: t.expose('createdAt', { description: 'When the merchant was created.', type: 'DateTime' }),
   }),
 });
+
+const UpdateMerchantInput = builder.inputType('UpdateMerchantInput', {
+  description: 'Only the fields given change.',
+  fields: (t) => ({
+    requireTotp: t.boolean({ description: 'Require two-factor sign-in of every dashboard user. An owner must have it on themselves to turn this on (409 invalid_state).' }),
+  }),
+});
+
+builder.mutationField('updateMerchant', (t) =>
+  t.prismaField({
+    description: 'Changes the merchant’s own settings; audited (merchant.updated). The merchant key or an owner’s dashboard session (other roles: 403 forbidden).',
+    type: 'Merchant',
+    authScopes: { merchant: true },
+    args: { input: t.arg({ description: 'What to change.', type: UpdateMerchantInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const merchant = await updateMerchant(ctx.deps, ctx.actor, input);
+      return ctx.deps.prisma.merchant.findUniqueOrThrow({ ...query, where: { id: merchant.id } });
+    },
+  }),
+);
 
 const ViewerKind = builder.enumType('ViewerKind', {
   description: 'Which kind of key the caller used.',

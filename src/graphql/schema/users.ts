@@ -1,6 +1,7 @@
 import type { UserRole } from '../../domain/auth/roles.js';
 import { sessionEndsAt } from '../../domain/users/session-rules.js';
 import { changePassword, listSessions, revokeSession, type SessionWithUser } from '../../domain/users/sessions.js';
+import { confirmTotp, disableTotp, enableTotp, type TotpSetup } from '../../domain/users/totp.js';
 import { inviteUser, listUsers, removeUser, resetUserPassword, updateUser, type NewUser } from '../../domain/users/users.js';
 import type { User } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
@@ -21,6 +22,10 @@ export const UserRef = builder.objectRef<User>('User').implement({
     email: t.exposeString('email', { description: 'The sign-in email, in lower case.' }),
     role: t.field({ description: 'What the user may do.', type: UserRoleEnum, resolve: (u) => u.role as UserRole }),
     passwordSet: t.boolean({ description: 'False until the user followed their set-password link.', resolve: (u) => u.passwordHash !== null }),
+    totpEnabled: t.boolean({
+      description: 'Two-factor sign-in is on (confirmTotp): signing in needs a code from the authenticator app, or a recovery code.',
+      resolve: (u) => u.totpEnabledAt !== null,
+    }),
     createdAt: t.expose('createdAt', { description: 'When the user was added.', type: 'DateTime' }),
   }),
 });
@@ -51,6 +56,23 @@ const UserLinkPayload = builder.objectRef<NewUser>('UserLinkPayload').implement(
 const UpdateUserInput = builder.inputType('UpdateUserInput', {
   description: 'Only the fields given change.',
   fields: (t) => ({ role: t.field({ description: 'A new role. The last owner cannot be given another.', type: UserRoleEnum }) }),
+});
+
+const TotpSetupRef = builder.objectRef<TotpSetup>('TotpSetup').implement({
+  description: 'A pending two-factor set-up: not on until confirmTotp is given a code from it.',
+  fields: (t) => ({
+    secret: t.exposeString('secret', { description: 'The TOTP secret, base32 (RFC 4648), for typing into an authenticator app by hand.' }),
+    otpauthUrl: t.exposeString('otpauthUrl', { description: 'otpauth://totp/… (SHA-1, 6 digits, 30 seconds): show it as a QR code for the authenticator app.' }),
+  }),
+});
+
+const TotpRecoveryCodesRef = builder.objectRef<{ recoveryCodes: string[] }>('TotpRecoveryCodes').implement({
+  description: 'Two-factor is on. The recovery codes are shown only now.',
+  fields: (t) => ({
+    recoveryCodes: t.exposeStringList('recoveryCodes', {
+      description: 'Ten one-time codes (xxxxx-xxxxx), each usable once in place of an authenticator code (sign-in, disableTotp). Keep them apart from the phone.',
+    }),
+  }),
 });
 
 builder.queryFields((t) => ({
@@ -110,6 +132,29 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     args: { id: t.arg.id({ description: 'The session UUID (from sessions).', required: true }) },
     resolve: (_root, { id }, ctx) => revokeSession(ctx.deps, ctx.actor, String(id)),
+  }),
+  enableTotp: t.field({
+    description:
+      'Starts setting up two-factor sign-in for the signed-in user: a new secret, not on until confirmTotp; calling it again replaces the pending secret. Two-factor already on: 409 invalid_state (turn it off first). Dashboard session.',
+    type: TotpSetupRef,
+    authScopes: { user: true },
+    resolve: (_root, _args, ctx) => enableTotp(ctx.deps, ctx.actor),
+  }),
+  confirmTotp: t.field({
+    description:
+      'Turns two-factor on with the authenticator’s current code (a wrong one: 400 invalid_request naming code, counted like a failed sign-in) and returns ten recovery codes, shown only now. From then on POST /v1/session needs totp. Dashboard session.',
+    type: TotpRecoveryCodesRef,
+    authScopes: { user: true },
+    args: { code: t.arg.string({ description: 'The 6-digit code the authenticator app shows now.', required: true }) },
+    resolve: (_root, { code }, ctx) => confirmTotp(ctx.deps, ctx.actor, { code }),
+  }),
+  disableTotp: t.field({
+    description:
+      'Turns the signed-in user’s two-factor off, with a current code or an unused recovery code (a wrong one: 400 invalid_request naming code, counted like a failed sign-in); the recovery codes end with it. Returns the user. Dashboard session.',
+    type: UserRef,
+    authScopes: { user: true },
+    args: { code: t.arg.string({ description: 'The authenticator’s current code, or a recovery code.', required: true }) },
+    resolve: (_root, { code }, ctx) => disableTotp(ctx.deps, ctx.actor, { code }),
   }),
   changePassword: t.field({
     description: 'The signed-in user’s new password (10 characters at least); the current one is required. Every other session of the user ends. Dashboard session.',

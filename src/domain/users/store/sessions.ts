@@ -8,6 +8,8 @@ export type SessionRow = {
   merchant_id: string;
   role: string;
   merchant_active: boolean;
+  /** The merchant requires two-factor and the user has not set it up (src/domain/auth/roles.ts). */
+  must_set_up_totp: boolean;
   /** Not revoked, not idle for 12 h, not past its absolute end: by the database's clock. */
   live: boolean;
   /** last_seen_at is older than the touch interval. */
@@ -17,6 +19,7 @@ export type SessionRow = {
 const byHash = statement<[string, number, number], SessionRow>(
   'auth-session',
   `SELECT s.id, s.user_id, u.merchant_id, u.role, m.active AS merchant_active,
+          m.require_totp AND u.totp_enabled_at IS NULL AS must_set_up_totp,
           s.revoked_at IS NULL AND s.expires_at > now() AND s.last_seen_at > now() - make_interval(secs => $2 / 1000.0) AS live,
           s.last_seen_at < now() - make_interval(secs => $3 / 1000.0) AS stale
      FROM sessions s JOIN users u ON u.id = s.user_id JOIN merchants m ON m.id = u.merchant_id
