@@ -1,6 +1,40 @@
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 const positiveNumber = (fallback: number) => z.coerce.number().positive().default(fallback);
+
+/** Whom a request's X-Forwarded-For is believed from: Express's `trust proxy`, compiled once. */
+export type TrustProxy = (address: string, hop: number) => boolean;
+
+/**
+ * TRUST_PROXY takes Express's values (docs/operations.md): `true`, `false`, a hop count, or
+ * comma-separated names (`loopback`, `linklocal`, `uniquelocal`), addresses and CIDRs. Express reads
+ * a string only as that list, where `true` is an invalid address (a TypeError at start) and `1` the
+ * address 0.0.0.1; so the words and the count are read here as Express means them, and the list is
+ * compiled by Express's own proxy-addr. Express (req.ip) and the WebSocket path
+ * (src/http/client-address.ts) share the one function.
+ */
+const trustProxySchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): TrustProxy | undefined => {
+    const value = raw?.trim().toLowerCase() ?? '';
+    if (value === '' || value === 'false') return undefined;
+    if (value === 'true') return () => true;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      return (_address, hop) => hop < hops;
+    }
+    try {
+      return proxyaddr.compile(value.split(',').map((v) => v.trim()));
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${(err as Error).message} (true, false, a hop count, or comma-separated loopback/linklocal/uniquelocal, addresses and CIDRs)`,
+      });
+      return z.NEVER;
+    }
+  });
 
 const inFlight = (fallback: number) => z.coerce.number().int().min(1).max(256).default(fallback);
 
@@ -30,7 +64,7 @@ const envSchema = z.object({
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   // A device with active cards silent this long is offline: card choice skips it, device.offline is sent.
   DEVICE_OFFLINE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
-  TRUST_PROXY: z.string().optional(),
+  TRUST_PROXY: trustProxySchema,
   METRICS_TOKEN: z.string().min(1).optional(),
   // Production hides the schema; this lets an operator who wants it public say so.
   GRAPHQL_INTROSPECTION: z.enum(['0', '1', 'true', 'false']).optional(),
@@ -75,7 +109,8 @@ export type Config = {
   publicRateLimitPerMinute: number;
   /** Seconds of silence after which a device is offline (src/domain/devices/health.ts). */
   deviceOfflineSeconds: number;
-  trustProxy: string | undefined;
+  /** Unset: no proxy is trusted, the client is the socket's peer. */
+  trustProxy: TrustProxy | undefined;
   metricsToken: string | undefined;
   /** Introspection in production (always on elsewhere). */
   graphqlIntrospection: boolean;
@@ -89,21 +124,22 @@ export class ConfigError extends Error {}
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+    // One line per bad variable, naming it (docs/operations.md): what an operator reads first.
+    const lines = parsed.error.issues.map((i) => `Invalid environment: ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(lines.join('\n'));
   }
   const e = parsed.data;
   if (e.DATABASE_URL && !e.SECRET_KEY) {
     throw new ConfigError(
-      'Invalid environment:\n  SECRET_KEY: required when DATABASE_URL is set (it encrypts stored webhook secrets)',
+      'Invalid environment: SECRET_KEY: required when DATABASE_URL is set (it encrypts stored webhook secrets)',
     );
   }
   if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
-    throw new ConfigError('Invalid environment:\n  DATABASE_READ_URL: set it together with DATABASE_URL (the replica of that database)');
+    throw new ConfigError('Invalid environment: DATABASE_READ_URL: set it together with DATABASE_URL (the replica of that database)');
   }
   if (e.DATABASE_DIRECT_URL && !e.DATABASE_URL) {
     throw new ConfigError(
-      'Invalid environment:\n  DATABASE_DIRECT_URL: set it together with DATABASE_URL (the embedded default needs neither)',
+      'Invalid environment: DATABASE_DIRECT_URL: set it together with DATABASE_URL (the embedded default needs neither)',
     );
   }
   return {

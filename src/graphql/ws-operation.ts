@@ -3,6 +3,7 @@ import { GraphQLError, type DocumentNode, type ExecutionArgs } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { toAppError } from '../error-translator.js';
 import type { Deps } from '../domain/deps.js';
+import { clientAddress } from '../http/client-address.js';
 import { websocketSession } from '../http/session-cookie.js';
 import { buildContext } from './context-factory.js';
 import { catalogExtensions, toCatalogError } from './errors.js';
@@ -52,7 +53,7 @@ export async function prepareOperation(
       operationName: params.operationName,
       document,
       variableValues: params.variables,
-      contextValue: await buildContext(deps, authorization, ctx.extra.request.socket.remoteAddress, websocketSession(deps.config, ctx.extra.request)),
+      contextValue: await buildContext(deps, authorization, clientAddress(ctx.extra.request, deps.config.trustProxy), websocketSession(deps.config, ctx.extra.request)),
       rootValue: { execute, subscribe },
     };
   } catch (err) {
