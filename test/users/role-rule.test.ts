@@ -60,3 +60,19 @@ describe('callerScope and requireDecider', () => {
     expect(codeOf(() => requireDecider(projectKey))).toBeNull();
   });
 });
+
+describe('the two-factor rule (a merchant requiring it, a user without it)', () => {
+  const unready = (role: UserActor['role']): UserActor => ({ ...user(role), mustSetUpTotp: true });
+
+  it('refuses every power with 403 totp_required once the role allows it, and keeps reading and the role refusals as they were', () => {
+    expect(codeOf(() => requireDecider(unready('owner')))).toBe('totp_required');
+    expect(codeOf(() => requireDecider(unready('staff')))).toBe('totp_required');
+    expect(codeOf(() => requireDecider(unready('viewer')))).toBe('forbidden');
+    expect(codeOf(() => requireActor(unready('owner'), 'merchant'))).toBe('totp_required');
+    expect(codeOf(() => requireActor(unready('staff'), 'merchant'))).toBe('forbidden');
+    for (const role of USER_ROLES) {
+      expect(codeOf(() => requireActor(unready(role), 'merchant', 'user'))).toBeNull();
+      expect(callerScope(unready(role), null)).toEqual({ merchantId: 'm', projectId: null, none: false });
+    }
+  });
+});
