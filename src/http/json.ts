@@ -12,14 +12,17 @@ export function jsonReplacer(_key: string, value: unknown) {
  * revalidated (`Cache-Control` is not set on them, and no client sends If-None-Match to the API).
  */
 export function sendJson(res: Response, status: number, value: unknown): void {
-  let body: string;
+  sendJsonText(res, status, jsonText(value));
+}
+
+/** An answer's JSON text, as `sendJson` writes it (also what an idempotent route stores to replay). */
+export function jsonText(value: unknown): string {
   try {
-    body = JSON.stringify(value);
+    return JSON.stringify(value);
   } catch (err) {
     if (!(err instanceof TypeError)) throw err;
-    body = JSON.stringify(value, jsonReplacer);
+    return JSON.stringify(value, jsonReplacer);
   }
-  sendJsonText(res, status, body);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { Answer, keyedRequest, type Idempotent, type KeyedRequest } from '../domain/payments/idempotency.js';
-import { jsonReplacer } from '../http/json.js';
+import { jsonText } from '../http/json.js';
 import { RawJson } from './handle.js';
 
 /**
@@ -15,7 +15,7 @@ export function restKey(headers: Request['headers'], route: string, target: stri
 }
 
 /** The REST rendering of a result: its status and the exact bytes a replay repeats. */
-export const jsonAnswer = (status: number, value: unknown) => new Answer(status, JSON.stringify(value, jsonReplacer));
+export const jsonAnswer = (status: number, value: unknown) => new Answer(status, jsonText(value));
 
 /**
  * Runs a route's domain call with the request's key (when sent) and answers the JSON the route
