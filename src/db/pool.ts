@@ -13,7 +13,25 @@ export const STATEMENT_LABEL = Symbol('statement label');
 /** Set by `statement(..., { prepare: true })`: on a preparing pool, the label becomes the statement's name. */
 export const PREPARE = Symbol('prepare');
 
-type QueryConfigLike = { name?: string; text?: string; [STATEMENT_LABEL]?: string; [PREPARE]?: true };
+type QueryConfigLike = { name?: string; text?: string; types?: TypeParsers; [STATEMENT_LABEL]?: string; [PREPARE]?: true };
+
+type TypeParsers = { getTypeParser: (oid: number, format?: string) => unknown };
+
+const JSON_OID = 114;
+const asText = (value: string) => value;
+/**
+ * `json` columns (a payment's metadata, and the webhook payloads that carry it) are read as their
+ * text, which keeps the merchant's key order; JSON.parse would list integer-like keys ("1", "42")
+ * first. src/ordered-json.ts parses that text keeping the order. Our statements get the text from
+ * the pool's parsers; Prisma's adapter brings its own parsers with each query and JSON.parses what
+ * they give, so for `json` they give the text as a JSON string literal: Prisma's field is then the
+ * text too. `jsonb` (which keeps no order anyway) is untouched.
+ */
+const TEXT_JSON: TypeParsers = { getTypeParser: (oid, format) => (oid === JSON_OID ? asText : pg.types.getTypeParser(oid, format as 'text')) };
+const quoted = (value: string) => JSON.stringify(value);
+function prismaTextJson(types: TypeParsers): TypeParsers {
+  return { getTypeParser: (oid, format) => (oid === JSON_OID && format !== 'binary' ? quoted : types.getTypeParser(oid, format)) };
+}
 
 type Callback = (err: Error | null, res?: unknown) => void;
 
@@ -84,8 +102,9 @@ class CountingClient extends pg.Client {
       queueMicrotask(() => callback(err));
       return undefined as never;
     }
+    if (typeof first === 'object' && first !== null && first.types) args[0] = { ...first, types: prismaTextJson(first.types) };
     const named = this.preparing?.on === true && typeof first === 'object' && first !== null && first[PREPARE] === true && first[STATEMENT_LABEL] !== undefined;
-    if (named) args[0] = { ...first, name: first[STATEMENT_LABEL] };
+    if (named) args[0] = { ...(args[0] as QueryConfigLike), name: first[STATEMENT_LABEL] };
     const send = super.query as (...a: unknown[]) => Promise<unknown>;
     // Cursors, streams and config-held callbacks settle by events pg emits; nothing here sends them.
     if (typeof first === 'object' && first !== null && ('submit' in first || 'callback' in first)) return send.apply(this, args) as never;
@@ -189,6 +208,7 @@ export function createPool(
     max,
     min: Math.min(WARM_CONNECTIONS, max),
     Client: CountingClient,
+    types: TEXT_JSON,
     preparing,
   } as pg.PoolConfig);
   retryEndedSessions(pool);

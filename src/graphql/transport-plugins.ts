@@ -1,6 +1,7 @@
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { KeepAlive } from '../events/keep-alive.js';
+import { mayReorderKeys, parseJsonInOrder } from '../ordered-json.js';
 
 /** Production hides the schema from strangers unless GRAPHQL_INTROSPECTION=1 says otherwise. */
 export function useNoIntrospection(): Plugin {
@@ -39,13 +40,37 @@ export function useJsonErrorBodies(): Plugin {
  * (`Content-Length: 0`, or chunked with no chunk) waited forever for an end that never came. Here
  * the bytes read, even none, are the request's body, and Yoga answers it as it answers any body
  * that is not JSON (400 invalid_json).
+ *
+ * A JSON body whose objects JSON.parse would list in another key order (integer-like keys in a
+ * createPayment's metadata variable) is read here keeping its text's order (src/ordered-json.ts):
+ * Yoga's `request.json()` answers that value. Anything that does not parse is left to Yoga.
  */
 export function useBodyReadByAdapter(): Plugin {
   return {
     onRequest({ request, serverContext, setRequest, fetchAPI }) {
       const read = (serverContext as { req?: { body?: unknown } }).req?.body;
-      if (!(read instanceof Uint8Array) || read.byteLength > 0) return;
-      setRequest(new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: new Uint8Array(0) }));
+      if (!(read instanceof Uint8Array)) return;
+      if (read.byteLength === 0) {
+        setRequest(new fetchAPI.Request(request.url, { method: request.method, headers: request.headers, signal: request.signal, body: new Uint8Array(0) }));
+        return;
+      }
+      const text = Buffer.from(read.buffer, read.byteOffset, read.byteLength).toString('utf8');
+      if (!mayReorderKeys(text)) return;
+      let value: unknown;
+      try {
+        value = parseJsonInOrder(text);
+      } catch {
+        return;
+      }
+      setRequest(
+        new Proxy(request, {
+          get(target, prop) {
+            if (prop === 'json') return () => Promise.resolve(value);
+            const member: unknown = Reflect.get(target, prop, target);
+            return typeof member === 'function' ? member.bind(target) : member;
+          },
+        }),
+      );
     },
   };
 }

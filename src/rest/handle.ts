@@ -8,12 +8,26 @@ import { restSession } from '../http/session-cookie.js';
 import { isAppError } from '../errors.js';
 import { limitBucket } from '../domain/rate-limits.js';
 import { parseInput } from '../domain/validation.js';
+import { mayReorderKeys, parseJsonInOrder } from '../ordered-json.js';
 
 export const BODY_LIMIT = '64kb';
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
 
+// The text of a body whose key order JSON.parse may change (src/ordered-json.ts), kept to read again.
+const orderedText = new WeakMap<Request, string>();
+
 // Every body is read as JSON whatever its Content-Type; a body that is not JSON is 400 invalid_json.
-const parseJson = express.json({ limit: BODY_LIMIT, type: () => true, strict: false });
+const parseJson = express.json({
+  limit: BODY_LIMIT,
+  type: () => true,
+  strict: false,
+  verify: (req, _res, buf, encoding) => {
+    if (!Buffer.isEncoding(encoding)) return;
+    // As body-parser reads it: a leading byte-order mark is not part of the JSON.
+    const text = buf.toString(encoding).replace(/^\uFEFF/, '');
+    if (mayReorderKeys(text)) orderedText.set(req as Request, text);
+  },
+});
 
 /** Reads a request's body into `req.body`; a body-parser error (413, 400) rejects. */
 export type BodyReader = (req: Request, res: Response) => Promise<void>;
@@ -23,7 +37,14 @@ export function bodyReader(parser: RequestHandler): BodyReader {
   return (req, res) => new Promise((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 }
 
-const readJson = bodyReader(parseJson);
+const parseBody = bodyReader(parseJson);
+
+/** The body as JSON, its objects in the key order of its text (metadata is returned as sent). */
+async function readJson(req: Request, res: Response): Promise<void> {
+  await parseBody(req, res);
+  const text = orderedText.get(req);
+  if (text !== undefined) req.body = parseJsonInOrder(text);
+}
 
 /** A response body already serialised by the domain (idempotent replays must match byte for byte). */
 export class RawJson {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { retryOnConflict } from '../../db/errors.js';
+import { inSentOrder } from '../../ordered-json.js';
 import { createPaymentRow } from './store/create.js';
 import { inTransaction, type Queryable } from '../../db/statement.js';
 import { requireActor, type Actor } from '../auth/actor.js';
@@ -78,7 +79,7 @@ function callbackHost(url: string): string {
  */
 export async function createPayment(deps: Deps, actor: Actor, input: unknown): Promise<PaymentRow> {
   const caller = requireActor(actor, 'project');
-  const data = parseInput(createPaymentSchema, input);
+  const data = parseCreate(input);
   return create(deps, caller.projectId, data, callbackHost(data.callbackUrl), {}, null).then((r) => r.payment!);
 }
 
@@ -88,9 +89,19 @@ export async function createPayment(deps: Deps, actor: Actor, input: unknown): P
  */
 export async function createPaymentIdempotently(deps: Deps, actor: Actor, input: unknown, idempotency: IdempotentCreate): Promise<Answer> {
   const caller = requireActor(actor, 'project');
-  const data = parseInput(createPaymentSchema, input);
+  const data = parseCreate(input);
   const result = await create(deps, caller.projectId, data, callbackHost(data.callbackUrl), {}, { scope: keyScope(caller), idem: idempotency });
   return result.answer!;
+}
+
+/**
+ * The create's input checked; its metadata in the key order the door read it in (zod's record is a
+ * new plain object, which lists integer-like keys first: src/ordered-json.ts).
+ */
+function parseCreate(input: unknown) {
+  const data = parseInput(createPaymentSchema, input);
+  const sent = (input as { metadata?: unknown }).metadata;
+  return data.metadata ? { ...data, metadata: inSentOrder(data.metadata, sent) } : data;
 }
 
 export type PaymentData = Omit<z.output<typeof createPaymentSchema>, 'callbackUrl'> & { callbackUrl: string | null };

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/prisma.js';
-import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { queueDeliveries } from '../webhooks/deliveries.js';
+import { paymentMetadata } from './record.js';
 import type { EventType, PaymentRow } from './types.js';
 
 /**
@@ -19,7 +19,7 @@ export function eventPayload(type: EventType, p: PaymentRow, extra: EventExtra =
     confirmedAt: p.confirmedAt ? p.confirmedAt.toISOString() : null,
     confirmationSource: p.confirmationSource,
     sandbox: p.sandbox,
-    metadata: (p.metadata ?? null) as Record<string, unknown> | null,
+    metadata: paymentMetadata(p),
     reason: type === 'payment.rejected' ? p.rejectReason : null,
     ...(type === 'payment.refunded' ? { refund: extra.refund ?? null, refundedAmount: p.refundedAmount.toString() } : {}),
     ...(type === 'payment.review_required' ? { reviewReason: p.reviewReason } : {}),
@@ -29,13 +29,19 @@ export function eventPayload(type: EventType, p: PaymentRow, extra: EventExtra =
 /** What an event adds to the payment's fields: the refund it records. */
 export type EventExtra = { refund?: { id: string; amount: string } };
 
-/** The event row and its webhook deliveries (with their jobs), in the state change's transaction. */
+/**
+ * The event row and its webhook deliveries (with their jobs), in the state change's transaction.
+ * The payload is written as its JSON text: Prisma copies a JSON input into plain objects, which
+ * would list the metadata's integer-like keys first (src/ordered-json.ts).
+ */
 export async function recordEvent(tx: Tx, jobs: JobQueue, type: EventType, payment: PaymentRow, extra: EventExtra = {}) {
-  const event = await tx.event.create({
-    data: { projectId: payment.projectId, paymentId: payment.id, type, payload: eventPayload(type, payment, extra) as Prisma.InputJsonObject },
-  });
-  await queueDeliveries(tx, jobs, event);
-  return event;
+  const payload = JSON.stringify(eventPayload(type, payment, extra));
+  const [event] = await tx.$queryRaw<{ id: string; projectId: string; paymentId: string; type: string }[]>`
+    INSERT INTO events (project_id, payment_id, type, payload)
+    VALUES (${payment.projectId}::uuid, ${payment.id}::uuid, ${type}, ${payload}::json)
+    RETURNING id, project_id AS "projectId", payment_id AS "paymentId", type`;
+  await queueDeliveries(tx, jobs, event!);
+  return event!;
 }
 
 /**

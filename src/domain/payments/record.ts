@@ -1,4 +1,13 @@
+import { jsonColumn } from '../../ordered-json.js';
 import type { PaymentRow } from './types.js';
+
+/**
+ * The merchant's metadata as an object in the order it was sent. The column is read as its JSON
+ * text (src/db/pool.ts), which alone keeps integer-like keys where the merchant put them.
+ */
+export function paymentMetadata(p: Pick<PaymentRow, 'metadata'>): Record<string, unknown> | null {
+  return p.metadata === null || p.metadata === undefined ? null : (jsonColumn(p.metadata) as Record<string, unknown>);
+}
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -31,7 +40,7 @@ export function paymentRecord(p: PaymentRow) {
     confirmedLate: p.confirmedLate,
     manualNote: p.manualNote,
     refundedAmount: p.refundedAmount.toString(),
-    metadata: (p.metadata ?? null) as Record<string, unknown> | null,
+    metadata: paymentMetadata(p),
     sandbox: p.sandbox,
     createdAt: iso(p.createdAt),
     updatedAt: iso(p.updatedAt),

@@ -1,4 +1,5 @@
 import type { Prisma } from '../../generated/prisma/client.js';
+import { jsonColumn } from '../../ordered-json.js';
 import type { Deps } from '../deps.js';
 import { postWebhook, type SendResult } from './http-sender.js';
 import { signatureHeader } from './signature.js';
@@ -27,7 +28,8 @@ function samplePayload(deliveryId: string) {
 export async function postDelivery(deps: Deps, delivery: LoadedDelivery): Promise<SendResult & { startedAt: Date }> {
   const startedAt = new Date();
   const stored = delivery.event?.payload ?? delivery.deviceEvent?.payload;
-  const payload = stored ? (stored as Record<string, unknown>) : samplePayload(delivery.id);
+  // Parsed from its text in order (src/ordered-json.ts): the metadata in it keeps the merchant's key order.
+  const payload = stored ? (jsonColumn(stored) as Record<string, unknown>) : samplePayload(delivery.id);
   const body = JSON.stringify({ ...payload, deliveryId: delivery.id, sentAt: startedAt.toISOString() });
   const { endpoint } = delivery;
   const secrets = [deps.secrets.open(endpoint.secretCiphertext)];

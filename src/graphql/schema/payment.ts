@@ -1,7 +1,7 @@
 import { confirmPaymentManually, rejectPayment, verifyPayment, type Verification } from '../../domain/payments/actions.js';
 import { createPayment } from '../../domain/payments/create-payment.js';
 import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
-import { checkoutUrl, verifyResult, type VerifyResult } from '../../domain/payments/record.js';
+import { checkoutUrl, paymentMetadata, verifyResult, type VerifyResult } from '../../domain/payments/record.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/types.js';
 import { readPrisma } from '../../domain/reports/read-pool.js';
 import type { Currency as CurrencyName } from '../../domain/banking/currency.js';
@@ -57,7 +57,7 @@ export const PaymentRef = builder.prismaObject('Payment', {
     payerCardLast4: t.exposeString('payerCardLast4', { description: 'The last four digits of the payer’s card, as reported or simulated.', nullable: true }),
     payerTrackingNumber: t.exposeString('payerTrackingNumber', { description: 'The bank tracking number the payer reported.', nullable: true }),
     payerReportedPaidAt: t.expose('payerReportedPaidAt', { description: 'When the payer reported the transfer on the checkout page.', type: 'DateTime', nullable: true }),
-    metadata: t.field({ description: 'The merchant’s metadata, exactly as sent at creation.', type: 'JSONObject', nullable: true, select: { metadata: true }, resolve: (p) => p.metadata ?? null }),
+    metadata: t.field({ description: 'The merchant’s metadata, exactly as sent at creation.', type: 'JSONObject', nullable: true, select: { metadata: true }, resolve: (p) => paymentMetadata(p) }),
     sandbox: t.exposeBoolean('sandbox', { description: 'True for a payment of a sandbox project (simulated deposits only).' }),
     createdAt: t.expose('createdAt', { description: 'When the payment was created.', type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { description: 'When the payment last changed.', type: 'DateTime' }),
