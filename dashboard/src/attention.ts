@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { graphql } from './graphql.js';
 import { usePaymentEvents } from './live.js';
 import { useDeferredQuery } from './query.js';
+import { mustSetUp } from './two-factor.js';
 
 /** What needs the merchant: deposits and payments waiting for a decision, phones offline. */
 const Attention = graphql(`
@@ -35,10 +36,12 @@ const Attention = graphql(`
         id
         email
         role
+        totpEnabled
       }
       merchant {
         id
         name
+        requireTotp
         devices {
           id
           name
@@ -66,5 +69,7 @@ export function useAttention() {
   const more = Boolean(data?.needsReview.pageInfo.hasNextPage || data?.unmatched.pageInfo.hasNextPage);
   const offline = (data?.viewer?.merchant?.devices ?? []).filter((d) => !d.online && !d.revoked);
   const user = data?.viewer?.user ?? null;
-  return { count, more, offline, merchantName: data?.viewer?.merchant?.name ?? null, user, loaded: data !== undefined };
+  // Whether this user must set up two-factor before anything else (undefined until loaded).
+  const mustSetUpTotp = data ? mustSetUp(data) : undefined;
+  return { count, more, offline, merchantName: data?.viewer?.merchant?.name ?? null, user, loaded: data !== undefined, mustSetUpTotp };
 }

@@ -5,7 +5,7 @@ import { errorCode, errorText } from '../errors.js';
 import { graphql } from '../graphql.js';
 import { faDigits } from '../format.js';
 import { useTitle } from '../router.js';
-import { appCode, CODE_PATTERN, mustSetUp, TwoFactorState } from '../two-factor.js';
+import { appCode, CODE_PATTERN, mustSetUp, TwoFactorState, useReportTwoFactor } from '../two-factor.js';
 import { CopyButton, Empty, ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
 
 const EnableTotp = graphql(`
@@ -93,7 +93,8 @@ function SetUp({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) {
     const code = appCode(String(new FormData(e.currentTarget).get('code') ?? ''));
     if (!CODE_PATTERN.test(code)) return setProblem('کد برنامه شش رقم است؛ همان شش رقمی را که برنامه نشان می‌دهد وارد کنید.');
     setProblem(null);
-    const result = await confirm({ code });
+    // The answer names no user: every read of the user (this page, the shell's) is read again.
+    const result = await confirm({ code }, { additionalTypenames: ['User'] });
     const codes = result.data?.confirmTotp.recoveryCodes;
     if (codes) onConfirmed(codes);
   };
@@ -179,8 +180,8 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-/** Off with the app's current code, or a recovery code when the phone is gone. */
-function TurnOff({ onDone }: { onDone: () => void }) {
+/** Off with the app's current code, or a recovery code when the phone is gone (the answer is the user: read again). */
+function TurnOff() {
   const [state, disable] = useMutation(DisableTotp);
   const [problem, setProblem] = useState<string | null>(null);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
@@ -188,8 +189,7 @@ function TurnOff({ onDone }: { onDone: () => void }) {
     const code = appCode(String(new FormData(e.currentTarget).get('code') ?? ''));
     if (!code) return setProblem('کد برنامه یا یکی از کدهای بازیابی را وارد کنید.');
     setProblem(null);
-    const result = await disable({ code });
-    if (!result.error) onDone();
+    await disable({ code });
   };
   return (
     <form className="code-form" onSubmit={submit} aria-label="خاموش کردن ورود دومرحله‌ای">
@@ -244,13 +244,13 @@ function RequireForEveryone({ required, ownOn }: { required: boolean; ownOn: boo
 
 export function SecurityPage() {
   useTitle('ورود دومرحله‌ای');
-  const [result, refetch] = useQuery({ query: TwoFactorState });
-  // Shown once, right after confirming; kept here so the state's refetch does not hide them.
+  const [result] = useQuery({ query: TwoFactorState });
+  // Shown once, right after confirming; kept here so the state read again does not hide them.
   const [codes, setCodes] = useState<string[] | null>(null);
   const data = result.data;
+  useReportTwoFactor(data ? mustSetUp(data) : undefined);
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
   const user = data.viewer?.user;
-  const reread = () => refetch({ requestPolicy: 'network-only' });
   return (
     <>
       <PageTitle>ورود دومرحله‌ای</PageTitle>
@@ -268,16 +268,7 @@ export function SecurityPage() {
             <span className={`status ${user.totpEnabled ? 'status-confirmed' : 'status-pending'}`}>{user.totpEnabled ? 'روشن' : 'خاموش'}</span>
           </p>
           {codes && <RecoveryCodes codes={codes} onDone={() => setCodes(null)} />}
-          {user.totpEnabled ? (
-            !codes && <TurnOff onDone={reread} />
-          ) : (
-            <SetUp
-              onConfirmed={(issued) => {
-                setCodes(issued);
-                reread();
-              }}
-            />
-          )}
+          {user.totpEnabled ? !codes && <TurnOff /> : <SetUp onConfirmed={setCodes} />}
         </Section>
       )}
       {user?.role === 'owner' && data.viewer?.merchant && (

@@ -5,7 +5,7 @@ import { useLiveConnected } from '../live.js';
 import { BASE, Link, navigate, useLocation } from '../router.js';
 import { RoleContext } from '../role.js';
 import { logout } from '../session.js';
-import { useTwoFactorGate } from '../two-factor.js';
+import { useReportTwoFactor, useTwoFactorGate } from '../two-factor.js';
 import { useUnit } from '../unit.js';
 
 const NAV: [path: string, text: string][] = [
@@ -33,6 +33,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { unit, toggle } = useUnit();
   const attention = useAttention();
   const live = useLiveConnected();
+  useReportTwoFactor(attention.mustSetUpTotp);
   useTwoFactorGate(path);
   const signOut = async () => {
     await logout();
