@@ -24,12 +24,10 @@ const batch = async (deps: Deps, device: Actor, body: unknown) => accepted(await
 const jsonText = new WeakMap<object, string>();
 
 function decoded(buf: Buffer, charset: string): string {
-  try {
-    return new TextDecoder(charset).decode(buf);
-  } catch {
-    // body-parser takes any `utf-*` charset; one the platform cannot decode cannot be checked, so it is refused.
-    throw new AppError('unsupported_media_type', 'A device body in JSON must be UTF-8 or UTF-16.');
-  }
+  // The scan must read the text exactly as body-parser does; JSON between systems is UTF-8 (RFC 8259
+  // §8.1), and a UTF-16 body decoded by another rule than body-parser's could hide a repeat from it.
+  if (charset !== 'utf-8') throw new AppError('unsupported_media_type', 'A JSON body on the device routes must be UTF-8.');
+  return new TextDecoder('utf-8').decode(buf);
 }
 
 /**

@@ -35,12 +35,12 @@ describe.concurrent('evidence checks on real deposits', () => {
     expect(await payment(p.id)).toMatchObject({ status: 'confirmed', confirmationSource: 'manual', confirmedByMessageId: forged.body.id });
   });
 
-  it('known senders are compared leniently, and a merchant may vouch for one more sender on a card', async () => {
+  it('known senders compare exactly (a number forgives only its country prefix), and a merchant may vouch for one more sender on a card', async () => {
     const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
     const a = (await createPaymentRest(app, shop.apiKey, { amount: 160_000 })).body;
     expect((await send(shop.deviceToken!, 'Bank Mellat', mellatDeposit({ account: ACCOUNT, amount: a.amountFinal }))).body.status).toBe('matched');
 
-    await gqlOk(app.baseUrl, `mutation($id: ID!) { updateCard(id: $id, input: { smsSender: "+98 700 700" }) { smsSender } }`, { id: shop.cardId }, shop.merchantKey);
+    await gqlOk(app.baseUrl, `mutation($id: ID!) { updateCard(id: $id, input: { smsSender: "+98700700" }) { smsSender } }`, { id: shop.cardId }, shop.merchantKey);
     const b = (await createPaymentRest(app, shop.apiKey, { amount: 170_000 })).body;
     expect((await send(shop.deviceToken!, '98700700', mellatDeposit({ account: ACCOUNT, amount: b.amountFinal }))).body.status).toBe('matched');
   });

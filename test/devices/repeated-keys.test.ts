@@ -97,6 +97,16 @@ describe.concurrent('a device body that repeats a key is refused, nothing stored
     expect(await storedFor(shop.deviceId)).toBe(0);
   });
 
+  it('JSON in another charset than UTF-8 cannot be checked the way it is read: 415, nothing stored', async () => {
+    const { shop, sms } = await shopWithDeposit();
+    for (const charset of ['utf-16', 'utf-16be', 'utf-32']) {
+      const res = await postRaw(app, '/v1/device/messages', twoSenders(sms), { 'content-type': `application/json; charset=${charset}`, authorization: `Bearer ${shop.deviceToken}` });
+      expect(res.status, charset).toBe(415);
+      expect(res.body.error.code).toBe('unsupported_media_type');
+    }
+    expect(await storedFor(shop.deviceId)).toBe(0);
+  });
+
   it('POST /v1/device/heartbeat and /v1/device/hooks/{secret}/heartbeat: a JSON body with a repeat is refused', async () => {
     const { shop } = await shopWithDeposit();
     await expectRefused(await postRaw(app, '/v1/device/heartbeat', '{"battery": {"level": 80, "level": 81}}', { ...JSON_TYPE, authorization: `Bearer ${shop.deviceToken}` }), 'level');
