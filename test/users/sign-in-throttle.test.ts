@@ -115,6 +115,22 @@ describe('the device cookie', () => {
     expect((await signIn(app, owner.email, owner.password, ip, { cookie: renewed })).status).toBe(204);
   });
 
+  it('keeps the newest 20 devices of a user: a client that never keeps the cookie does not grow the table', async () => {
+    const staff = await addSignedInUser(app, merchantId, 'staff');
+    await db.query(
+      `INSERT INTO trusted_devices (user_id, token_hash, created_at, expires_at)
+       SELECT $1, md5(random()::text || i), now() - make_interval(days => i), now() + interval '1 day' FROM generate_series(1, 25) i`,
+      [staff.userId],
+    );
+    const res = await signIn(app, staff.email, staff.password);
+    expect(res.status).toBe(204);
+    const { rows } = await db.query(`SELECT count(*)::int AS n FROM trusted_devices WHERE user_id = $1`, [staff.userId]);
+    expect(rows[0].n).toBe(20);
+    const ip = newClientIp();
+    await wrongFrom(staff.email, ip, 10);
+    expect((await signIn(app, staff.email, staff.password, ip, { cookie: deviceCookieOf(res) })).status).toBe(204);
+  });
+
   it('has its own 10 failures: guessing with it is refused after 10, and a browser elsewhere is not', async () => {
     const viewer = await addSignedInUser(app, merchantId, 'viewer');
     const ip = newClientIp();

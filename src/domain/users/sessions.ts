@@ -13,7 +13,7 @@ import { admitLoginAttempt } from './login-throttle.js';
 import { hashPassword, newPasswordSchema, typedPasswordSchema, verifyNobody, verifyPassword } from './password.js';
 import { newSecretToken, SECRET_TOKEN_PATTERN, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, TRUSTED_DEVICE_MS } from './session-rules.js';
 import { spendSetPasswordToken } from './store/set-password-tokens.js';
-import { trustedDeviceOf } from './store/trusted-devices.js';
+import { forgetOldDevices, trustedDeviceOf } from './store/trusted-devices.js';
 import { userByEmail } from './store/users.js';
 import { secondFactorSchema, spendSecondFactor } from './totp.js';
 import { readSecondFactor } from './totp-rules.js';
@@ -56,9 +56,14 @@ export async function signIn(deps: Deps, input: unknown, client: Client): Promis
   const attempt = await admitLoginAttempt(deps.pool, email, { ip: client.ip ?? 'unknown', deviceId });
   const right = user?.password_hash ? await verifyPassword(data.password, user.password_hash) : await verifyNobody(data.password);
   if (!user || !right || !isUserRole(user.role)) throw new AppError('unauthorized', WRONG_CREDENTIALS);
-  if (!user.merchant_active || (user.totp_secret && !data.totp)) {
+  // The password was right: not a failure, whatever is refused next.
+  if (!user.merchant_active) {
     await attempt.succeeded();
-    throw user.merchant_active ? AppError.totpRequiredAtSignIn() : new AppError('merchant_inactive');
+    throw new AppError('merchant_inactive');
+  }
+  if (user.totp_secret && !data.totp) {
+    await attempt.succeeded();
+    throw AppError.totpRequiredAtSignIn();
   }
   const sealedSecret = user.totp_secret;
   const { token, hash } = newSecretToken();
@@ -70,6 +75,7 @@ export async function signIn(deps: Deps, input: unknown, client: Client): Promis
     // The browser's device token is new at each sign-in; the one it replaces stops counting.
     if (deviceId) await tx.trustedDevice.deleteMany({ where: { id: deviceId } });
     await tx.trustedDevice.create({ data: { userId: user.id, tokenHash: device.hash, expiresAt: new Date(now + TRUSTED_DEVICE_MS) } });
+    await forgetOldDevices(tx, user.id);
     const created = await tx.session.create({
       data: {
         userId: user.id,
