@@ -46,6 +46,9 @@ describe('metadata keeps the merchant’s key order', () => {
 
     const read = await request(app.baseUrl, 'GET', `/v1/payments/${created.body.id}`, { token: shop.apiKey });
     expect(metadataText(read.text)).toBe(SENT);
+    const list = await request(app.baseUrl, 'GET', '/v1/payments', { token: shop.apiKey });
+    expect(list.status).toBe(200);
+    expect([...list.text.matchAll(/"metadata":(\{[^}]*\})/g)].map((m) => m[1])).toEqual([SENT]);
 
     const key = { 'idempotency-key': `order-${created.body.id}` };
     const first = await createRaw(key);
