@@ -133,6 +133,16 @@ export const amountSchema = z
     return n;
   });
 
+/** Rials that may be zero and are not a payment's (a credit, a card's balance): an integer or a string of digits (any script). */
+export const rialsSchema = z.union([z.number().int(), z.string()]).transform((v, ctx): bigint => {
+  const s = latinDigits(String(v).trim());
+  if (!/^[0-9]{1,18}$/.test(s)) {
+    ctx.addIssue({ code: 'custom', message: 'must be a non-negative whole number of rials' });
+    return z.NEVER;
+  }
+  return BigInt(s);
+});
+
 export const uuidSchema = z.uuid({ message: 'must be a UUID' });
 
 export const httpsUrlSchema = z

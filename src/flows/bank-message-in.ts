@@ -3,7 +3,7 @@ import { retryOnConflict } from '../db/errors.js';
 import type { Tx } from '../db/prisma.js';
 import { requireActor, type Actor } from '../domain/auth/actor.js';
 import { decideEvidence, resolveCard } from '../domain/bank-messages/evidence.js';
-import { heldCard, lockEvidence, phoneCards, possibleOriginals, previousTrusted, trustMessage, waitingFollower } from '../domain/bank-messages/store/evidence.js';
+import { chainReferencesOf, heldCard, lockEvidence, phoneCards, possibleOriginals, trustMessage, waitingFollowers } from '../domain/bank-messages/store/evidence.js';
 import {
   batchInput,
   indexFields,
@@ -106,7 +106,7 @@ async function processOnce(tx: Tx, deps: Deps, messageId: string): Promise<Messa
     resolution,
     bodySha256: message.bodySha256,
     originals: await possibleOriginals(tx, message.merchantId, messageId, cardIds, parsed),
-    previous: card ? await previousTrusted(tx, card.id, messageId, at, message.createdAt) : null,
+    references: card ? await chainReferencesOf(tx, card.id, messageId, at) : [],
   });
   if (evidence.kind === 'duplicate') return recordDuplicate(tx, messageId, fields, evidence.facts.cardId, evidence.original);
   await recordEvidence(tx, messageId, fields, card, evidence);
@@ -126,17 +126,22 @@ const MAX_FOLLOWERS = 20;
 /**
  * Out-of-order delivery: a message held only for its balance, because it arrived before the
  * message it follows, is trusted once that one is, and a deposit among them is matched again as if
- * it had arrived in order (its payment's hold is still there until the late window ends).
+ * it had arrived in order (its payment's hold is still there until the late window ends). Every
+ * follower is taken, not only the first: within one bank minute a movement and its reversal make
+ * two held messages follow one balance.
  */
 async function trustFollowers(tx: Tx, deps: Deps, card: ScopeCard, tip: { balance: bigint; at: Date }): Promise<void> {
-  let current = tip;
-  for (let i = 0; i < MAX_FOLLOWERS; i++) {
-    const next = await waitingFollower(tx, card.id, current);
-    if (!next || !(await trustMessage(tx, next.id))) return;
-    if (next.direction === 'deposit' && (next.status === 'needs_review' || next.status === 'unmatched')) {
-      const result = await matchDeposit(tx, deps.jobs, next.id, deviceScope(next.deviceId), [card], { amount: next.amount, at: next.at, simulated: false, review: null });
-      await settle(tx, next.id, result.status, result.statusReason, result);
+  const tips = [tip];
+  let trusted = 0;
+  for (let current = tips.shift(); current && trusted < MAX_FOLLOWERS; current = tips.shift()) {
+    for (const next of await waitingFollowers(tx, card.id, current, MAX_FOLLOWERS - trusted)) {
+      if (!(await trustMessage(tx, next.id))) continue;
+      trusted += 1;
+      tips.push(next);
+      if (next.direction === 'deposit' && (next.status === 'needs_review' || next.status === 'unmatched')) {
+        const result = await matchDeposit(tx, deps.jobs, next.id, deviceScope(next.deviceId), [card], { amount: next.amount, at: next.at, simulated: false, review: null });
+        await settle(tx, next.id, result.status, result.statusReason, result);
+      }
     }
-    current = next;
   }
 }

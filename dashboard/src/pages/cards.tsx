@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
-import { faNumber, groupCard, faDigits } from '../format.js';
+import { faNumber, groupCard, faDigits, formatDateTime, parseAmount } from '../format.js';
 import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
-import { AmountOf } from '../unit.js';
+import { Amount, AmountOf, useUnit } from '../unit.js';
 import { Empty, ErrorNote, Facts, Loading, PageTitle, Section } from '../ui/common.js';
 import { projectTitles } from '../projects.js';
 
@@ -43,6 +43,8 @@ const Cards = graphql(`
               count
             }
             lastUsedAt
+            lastKnownBalance
+            lastKnownBalanceAt
           }
         }
       }
@@ -56,6 +58,8 @@ const UpdateCard = graphql(`
       id
       active
       deviceId
+      lastKnownBalance
+      lastKnownBalanceAt
     }
   }
 `);
@@ -83,6 +87,62 @@ function Cap({ amount, count, used, period, kind }: { amount: string | null; cou
   );
 }
 
+/**
+ * The balance chain's reference (docs/security.md, "Bank SMS"): the balance the next bank SMS must
+ * follow, as of when; before the first SMS and without an opening balance there is none.
+ */
+function KnownBalance({ card }: { card: Card }) {
+  if (card.lastKnownBalance == null) return <span data-known-balance="">هنوز ثبت نشده</span>;
+  return (
+    <span data-known-balance={card.lastKnownBalance}>
+      <Amount rials={card.lastKnownBalance} />
+      {card.lastKnownBalanceAt && ` (${formatDateTime(card.lastKnownBalanceAt)})`}
+    </span>
+  );
+}
+
+/**
+ * The opening balance (updateCard `openingBalance`): the balance the bank's app shows now becomes
+ * the chain's reference, so a forged first SMS cannot become it (trust on first use).
+ */
+function OpeningBalanceForm({ card }: { card: Card }) {
+  const { unit } = useUnit();
+  const [state, update] = useMutation(UpdateCard);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const inputId = `balance-${card.id}`;
+  const helpId = `balance-help-${card.id}`;
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const text = String(new FormData(e.currentTarget).get('balance') ?? '').trim();
+    const rials = parseAmount(text, unit);
+    if (rials === null) return setProblem('موجودی را با رقم بنویسید.');
+    setProblem(null);
+    setSaved(false);
+    const result = await update({ id: card.id, input: { openingBalance: rials } });
+    setSaved(!result.error);
+  };
+  return (
+    <form className="inline-form" onSubmit={(e) => void submit(e)} aria-label="موجودی فعلی کارت">
+      <label htmlFor={inputId}>موجودی فعلی به {unit === 'toman' ? 'تومان' : 'ریال'}</label>
+      <input id={inputId} name="balance" inputMode="numeric" dir="ltr" required aria-describedby={helpId} />
+      <button type="submit" className="secondary small" disabled={state.fetching}>
+        ثبت موجودی
+      </button>
+      <p className="muted" id={helpId}>
+        موجودی فعلی کارت را همان‌طور که اپ بانک نشان می‌دهد وارد کنید؛ با آن، پیامک جعلی اول نمی‌تواند مرجع موجودی شود.
+      </p>
+      <ErrorNote text={problem} />
+      {!problem && <ErrorNote error={state.error} />}
+      {saved && !state.fetching && (
+        <p className="ok" role="status">
+          موجودی ثبت شد.
+        </p>
+      )}
+    </form>
+  );
+}
+
 function CardItem({ card, devices }: { card: Card; devices: Merchant['devices'] }) {
   const [state, update] = useMutation(UpdateCard);
   const [target, setTarget] = useState('');
@@ -103,6 +163,7 @@ function CardItem({ card, devices }: { card: Card; devices: Merchant['devices'] 
           ['گوشی', device ? `${device.name}${device.online ? '' : ' (آفلاین)'}` : '—'],
           ['سقف روزانه', <Cap amount={card.dailyAmountCap} count={card.dailyCountCap} used={card.usedToday} period="امروز" kind="day" />],
           ['سقف ماهانه', <Cap amount={card.monthlyAmountCap} count={card.monthlyCountCap} used={card.usedThisMonth} period="این ماه" kind="month" />],
+          ['آخرین موجودی شناخته', <KnownBalance card={card} />],
         ]}
       />
       {isOwner && (
@@ -125,6 +186,7 @@ function CardItem({ card, devices }: { card: Card; devices: Merchant['devices'] 
       </div>
       )}
       <ErrorNote error={state.error} />
+      {isOwner && <OpeningBalanceForm card={card} />}
     </li>
   );
 }

@@ -1,5 +1,6 @@
 import { isKnownSender } from '../sms/senders.js';
 import type { ParsedSms } from '../sms/types.js';
+import { follows, type ChainLink } from './chain.js';
 
 /**
  * The evidence a real bank SMS must carry before it may confirm anything (CONTRACT "Bank messages
@@ -80,27 +81,23 @@ export function resolveCard<C extends EvidenceCard>(cards: C[], parsed: Pick<Par
   return { cards: named, card: null, bankMismatch: named.length > 0 };
 }
 
-/** The balance a movement leaves, given the one before it; null when the movement does not say. */
-function expectedBalance(previous: bigint, facts: Pick<BankFacts, 'direction' | 'amount'>): bigint | null {
-  if (facts.amount === null) return null;
-  if (facts.direction === 'deposit') return previous + facts.amount;
-  if (facts.direction === 'withdrawal') return previous - facts.amount;
-  return null;
-}
+/** How a chain reference is named in a held message's reason. */
+const referenceName = (link: ChainLink) => (link.id === null ? `the card's opening balance ${link.balance}` : `the card's previous balance ${link.balance} (message ${link.id})`);
 
 /**
  * The checks, in order: a layout no bank parser claims; a layout of another bank than the card's;
  * a sender that is not a known sender of the bank (nor the one the merchant vouched for on the
- * card); a balance that does not follow from the card's previous trusted balance, or is missing
- * when that card's earlier trusted messages carry one.
+ * card); a balance that no chain reference of the card explains (chain.ts `chainReferences`: the
+ * head before its bank time, or a trusted message of its own bank minute), or that is missing
+ * when the card has a reference.
  */
 export function evidenceProblem(input: {
   sender: string;
   parsed: Pick<ParsedSms, 'generic' | 'bankCode' | 'direction' | 'amount' | 'balance'>;
   resolution: Resolution<EvidenceCard>;
-  previous: TrustedMessage | null;
+  references: readonly ChainLink[];
 }): EvidenceProblem | null {
-  const { sender, parsed, resolution, previous } = input;
+  const { sender, parsed, resolution, references } = input;
   if (parsed.generic) {
     return { reason: 'unrecognized_format', detail: 'Only the generic reader understood this message (no bank parser claims its layout); a person must confirm it.' };
   }
@@ -110,15 +107,13 @@ export function evidenceProblem(input: {
   }
   const vouched = resolution.cards.map((c) => c.smsSender).filter((s): s is string => Boolean(s));
   if (!isKnownSender(parsed.bankCode, sender, vouched)) return unknownSender(parsed.bankCode, sender);
-  if (previous?.balance != null) {
-    if (parsed.balance === null) {
-      return { reason: 'balance_mismatch', detail: `The message carries no balance, while the card's previous message ${previous.id} did.` };
-    }
-    const expected = expectedBalance(previous.balance, parsed);
-    if (expected !== parsed.balance) {
+  const [head] = references;
+  if (head) {
+    if (parsed.balance === null) return { reason: 'balance_mismatch', detail: `The message carries no balance, while the card's chain has one (${referenceName(head)}).` };
+    if (!references.some((r) => follows(parsed, r))) {
       return {
         reason: 'balance_mismatch',
-        detail: `The balance ${parsed.balance} does not follow from the card's previous balance ${previous.balance} and this ${parsed.direction} of ${parsed.amount ?? 'no amount'} (message ${previous.id}).`,
+        detail: `The balance ${parsed.balance} does not follow from ${referenceName(head)} and this ${parsed.direction} of ${parsed.amount ?? 'no amount'}, nor from another trusted balance of its bank minute.`,
       };
     }
   }
@@ -129,14 +124,14 @@ export function evidenceProblem(input: {
  * Whether a message may serve as evidence for the ones after it (chain reference, original of a
  * duplicate): it passed every check and is about one card. A balance notice or a movement without
  * an amount cannot be checked against the chain, so it never moves it. A card's first trusted
- * message (no previous balance: trust on first use) must name the card itself.
+ * message (no reference: trust on first use) must name the card itself.
  */
 export function isTrusted(
   facts: Pick<BankFacts, 'cardId' | 'direction' | 'amount'>,
   problem: EvidenceProblem | null,
-  chain: { previous: TrustedMessage | null; byHold: boolean },
+  chain: { references: readonly ChainLink[]; byHold: boolean },
 ): boolean {
-  if (chain.byHold && chain.previous === null) return false;
+  if (chain.byHold && chain.references.length === 0) return false;
   return problem === null && facts.cardId !== null && (facts.direction === 'deposit' || facts.direction === 'withdrawal') && facts.amount !== null;
 }
 
@@ -174,7 +169,8 @@ export function decideEvidence(input: {
   resolution: Resolution<EvidenceCard>;
   bodySha256: string;
   originals: readonly TrustedMessage[];
-  previous: TrustedMessage | null;
+  /** The chain links this message may follow (chain.ts `chainReferences`); empty: trust on first use. */
+  references: readonly ChainLink[];
 }): EvidenceDecision {
   const { parsed, resolution } = input;
   const facts: BankFacts = {
@@ -189,6 +185,6 @@ export function decideEvidence(input: {
   };
   const original = originalOf(facts, input.originals);
   if (original) return { kind: 'duplicate', original, facts };
-  const problem = evidenceProblem({ sender: input.sender, parsed, resolution, previous: input.previous });
-  return { kind: 'checked', facts, problem, trusted: isTrusted(facts, problem, { previous: input.previous, byHold: resolution.byHold === true }) };
+  const problem = evidenceProblem({ sender: input.sender, parsed, resolution, references: input.references });
+  return { kind: 'checked', facts, problem, trusted: isTrusted(facts, problem, { references: input.references, byHold: resolution.byHold === true }) };
 }

@@ -6,9 +6,10 @@ import { requireActor, type Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { findOwnedDevice } from '../devices/devices.js';
 import { findOwnedProject } from '../projects/projects.js';
-import { latinDigits, parseInput, uuidSchema } from '../validation.js';
+import { latinDigits, parseInput, rialsSchema, uuidSchema } from '../validation.js';
 import { retryOnConflict } from '../../db/errors.js';
 import { shebaSchema } from '../banking/sheba.js';
+import { lockCardChain } from '../bank-messages/store/evidence.js';
 import { banks } from './banks.js';
 import { moveCardHolds } from './move-holds.js';
 
@@ -40,6 +41,11 @@ const cardFields = {
   monthlyAmountCap: cap.nullable(),
   monthlyCountCap: z.number().int().positive().nullable(),
   sheba: shebaSchema.nullable(),
+  /**
+   * The balance the bank's app shows now: the chain's reference as of now (docs/security.md,
+   * "Bank SMS"). On a card with a chain it re-anchors it; null returns the card to trust on first use.
+   */
+  openingBalance: rialsSchema.nullable(),
 };
 
 const createCardInput = z.object({
@@ -53,9 +59,14 @@ const createCardInput = z.object({
   monthlyAmountCap: cardFields.monthlyAmountCap.optional(),
   monthlyCountCap: cardFields.monthlyCountCap.optional(),
   sheba: cardFields.sheba.optional(),
+  openingBalance: cardFields.openingBalance.optional(),
 });
 
 const updateCardInput = z.object({ ...cardFields, active: z.boolean() }).partial().strict();
+
+/** The stored columns of an opening balance given now (`openingBalanceAt` places it in the bank's order). */
+const anchored = (openingBalance: bigint | null | undefined) =>
+  openingBalance === undefined ? {} : { openingBalance, openingBalanceAt: openingBalance === null ? null : new Date() };
 
 /** A new card's audit event: the fields it was given (card and account numbers masked). */
 const cardCreated = (card: { id: string; projectId: string }): AuditInput => ({
@@ -88,6 +99,7 @@ export async function createCard(deps: Deps, actor: Actor, input: unknown) {
       monthlyAmountCap: data.monthlyAmountCap ?? null,
       monthlyCountCap: data.monthlyCountCap ?? null,
       sheba: data.sheba ?? null,
+      ...anchored(data.openingBalance),
     },
   }), cardCreated);
 }
@@ -105,9 +117,13 @@ export async function updateCard(deps: Deps, actor: Actor, cardId: string, input
   // Deadlocks with concurrent creates (which lock scopes in card order) are broken by Postgres and redone.
   return retryOnConflict(() =>
     deps.prisma.$transaction(async (tx) => {
+      // A new reference waits for the message being checked against the chain, and the next one sees it.
+      if (data.openingBalance !== undefined) await lockCardChain(tx, card.id);
       if (data.deviceId !== undefined) await moveCardHolds(tx, card.id, data.deviceId);
-      const updated = await tx.card.update({ where: { id: card.id }, data });
-      await recordUpdate(tx, actor, { action: 'card.updated', subjectType: 'card', subjectId: card.id, projectId: card.projectId, before: card, after: updated, fields: Object.keys(data) });
+      const { openingBalance, ...fields } = data;
+      const updated = await tx.card.update({ where: { id: card.id }, data: { ...fields, ...anchored(openingBalance) } });
+      const changed = [...Object.keys(data), ...(openingBalance === undefined ? [] : ['openingBalanceAt'])];
+      await recordUpdate(tx, actor, { action: 'card.updated', subjectType: 'card', subjectId: card.id, projectId: card.projectId, before: card, after: updated, fields: changed });
       return updated;
     }),
   );

@@ -7,23 +7,12 @@ import { forgetCachedCredentials } from '../auth/auth-cache.js';
 import { credentialPrefix, issueCredential } from '../auth/credentials.js';
 import { recordLedgerEntry } from '../credit/ledger.js';
 import type { Deps } from '../deps.js';
-import { latinDigits, parseInput, uuidSchema } from '../validation.js';
+import { parseInput, rialsSchema, uuidSchema } from '../validation.js';
 import type { Tx } from '../../db/prisma.js';
-
-const rials = z
-  .union([z.number().int(), z.string()])
-  .transform((v, ctx) => {
-    const s = latinDigits(String(v).trim());
-    if (!/^[0-9]{1,18}$/.test(s)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a non-negative whole number of rials' });
-      return z.NEVER;
-    }
-    return BigInt(s);
-  });
 
 const createMerchantInput = z.object({
   name: z.string().trim().min(1).max(200),
-  credit: rials.optional(),
+  credit: rialsSchema.optional(),
   demo: z.boolean().optional(),
 });
 
@@ -65,7 +54,7 @@ export async function issueMerchantKey(tx: Tx, merchantId: string, actor: Actor 
   return issued.secret;
 }
 
-const creditInput = z.object({ merchantId: uuidSchema, amount: rials, note: z.string().max(300).optional() });
+const creditInput = z.object({ merchantId: uuidSchema, amount: rialsSchema, note: z.string().max(300).optional() });
 
 /** Operator: adds credit; the ledger entry and the balance move together. */
 export async function addMerchantCredit(deps: Deps, actor: Actor, input: z.input<typeof creditInput>) {

@@ -1,3 +1,6 @@
+import type { ChainLink } from '../../domain/bank-messages/chain.js';
+import { chainHeadOf } from '../../domain/bank-messages/store/evidence.js';
+import type { Deps } from '../../domain/deps.js';
 import { bankName } from '../../domain/cards/banks.js';
 import { createCard, updateCard } from '../../domain/cards/cards.js';
 import { cardUsage, type CapUsage } from '../../domain/cards/store/usage.js';
@@ -13,6 +16,15 @@ const CardUsage = builder.objectRef<CapUsage>('CardUsage').implement({
     since: t.field({ description: 'Where the period started: midnight Tehran time of today, or of the first day of this Jalali month.', type: 'DateTime', resolve: (u) => u.since }),
   }),
 });
+
+// lastKnownBalance and lastKnownBalanceAt read the chain's head once per card and request.
+const heads = new WeakMap<object, Map<string, Promise<ChainLink | null>>>();
+function headOf(ctx: { deps: Deps }, cardId: string): Promise<ChainLink | null> {
+  const seen = heads.get(ctx) ?? new Map<string, Promise<ChainLink | null>>();
+  heads.set(ctx, seen);
+  if (!seen.has(cardId)) seen.set(cardId, chainHeadOf(ctx.deps.prisma, cardId));
+  return seen.get(cardId)!;
+}
 
 builder.prismaObject('Card', {
   description: 'A bank card payers transfer to, with the phone that forwards its deposit SMS and optional daily and monthly caps.',
@@ -47,6 +59,21 @@ builder.prismaObject('Card', {
       resolve: async (card, _args, ctx) => (await cardUsage(ctx.deps, card.id)).thisMonth,
     }),
     sheba: t.exposeString('sheba', { description: 'The card account’s IBAN (sheba): IR + 24 digits.', nullable: true }),
+    lastKnownBalance: t.field({
+      description:
+        'Rials: the balance chain’s current reference, which the next bank SMS’s balance must follow (previous ± amount = new): the balance of the card’s trusted message latest in the bank’s order, or the opening balance when that is later; null when the card has neither (the first trusted SMS becomes the reference).',
+      type: 'Amount',
+      nullable: true,
+      select: { id: true },
+      resolve: async (card, _args, ctx) => (await headOf(ctx, card.id))?.balance ?? null,
+    }),
+    lastKnownBalanceAt: t.field({
+      description: 'The bank time of lastKnownBalance (its arrival when the SMS had none; the minute an opening balance was given); null with it.',
+      type: 'DateTime',
+      nullable: true,
+      select: { id: true },
+      resolve: async (card, _args, ctx) => (await headOf(ctx, card.id))?.at ?? null,
+    }),
     active: t.exposeBoolean('active', { description: 'False stops new payments on the card; its live payments still confirm.' }),
     lastUsedAt: t.expose('lastUsedAt', { description: 'When a payment last chose this card (least recently used goes first).', type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { description: 'When the card was added.', type: 'DateTime' }),
@@ -68,6 +95,11 @@ const CreateCardInput = builder.inputType('CreateCardInput', {
     monthlyAmountCap: t.field({ description: 'Cap in rials per Jalali month (Tehran time); omit for none.', type: 'Amount' }),
     monthlyCountCap: t.int({ description: 'Count cap per Jalali month (Tehran time); omit for none.' }),
     sheba: t.string({ description: 'The account’s IBAN: IR + 24 digits with valid check digits (spaces and Persian digits accepted).' }),
+    openingBalance: t.field({
+      description:
+        'Rials: the balance the bank’s app shows now. It is the card’s first balance reference: a first deposit SMS whose balance is not this + its amount is held (balance_mismatch). Omit it and the first SMS from the bank’s sender becomes the reference (trust on first use).',
+      type: 'Amount',
+    }),
   }),
 });
 
@@ -86,6 +118,11 @@ const UpdateCardInput = builder.inputType('UpdateCardInput', {
     monthlyCountCap: t.int({ description: 'Count cap per Jalali month; null removes it.' }),
     sheba: t.string({ description: 'The account’s IBAN; null removes it.' }),
     active: t.boolean({ description: 'False stops new payments on the card.' }),
+    openingBalance: t.field({
+      description:
+        'Rials: the balance the bank’s app shows now. Re-anchors the balance chain: the next SMS must follow it, whatever the chain said before (recorded in the audit log). Deposits already held stay held. null removes it (trust on first use when the card has no trusted SMS).',
+      type: 'Amount',
+    }),
   }),
 });
 

@@ -1,5 +1,7 @@
-import type { Tx } from '../../../db/prisma.js';
+import type { Db, Tx } from '../../../db/prisma.js';
 import { holderOfAmount } from '../../payments/store/holds.js';
+import type { Direction } from '../../sms/types.js';
+import { chainHead, chainReferences, type ChainLink, type OpeningBalance } from '../chain.js';
 import type { BankFacts, TrustedMessage } from '../evidence.js';
 
 /**
@@ -32,13 +34,16 @@ const toTrusted = (r: Row): TrustedMessage => ({
   bodySha256: r.body_sha256,
 });
 
+const chainKey = (cardId: string) => `evidence:card:${cardId}`;
+
 /**
  * Serialises the evidence decisions of messages about the same cards or the same bank reference,
- * so two copies processed at once agree on which is first (the unique indexes are the backstop).
- * Locks are taken in one order (cards by id, then the reference) so they cannot deadlock.
+ * so two copies processed at once agree on which is first (the unique indexes are the backstop),
+ * and two messages of one card read the chain the other left. Locks are taken in one order (cards
+ * by id, then the reference) so they cannot deadlock.
  */
 export async function lockEvidence(tx: Tx, merchantId: string, cardIds: readonly string[], facts: Pick<BankFacts, 'bankCode' | 'reference' | 'amount'>): Promise<void> {
-  const keys = [...new Set(cardIds)].sort().map((id) => `evidence:card:${id}`);
+  const keys = [...new Set(cardIds)].sort().map(chainKey);
   if (facts.reference !== null && facts.amount !== null) keys.push(`evidence:ref:${merchantId}:${facts.bankCode}:${facts.reference}:${facts.amount}`);
   for (const key of keys) await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 17))`;
 }
@@ -61,15 +66,52 @@ export async function possibleOriginals(
   return rows.map(toTrusted);
 }
 
-/** The card's latest trusted message with a balance before `at` (bank time, then arrival order). */
-export async function previousTrusted(tx: Tx, cardId: string, messageId: string, at: Date, createdAt: Date): Promise<TrustedMessage | null> {
-  const [row] = await tx.$queryRaw<Row[]>`
-    SELECT id, card_id, bank_code, direction, amount, balance, bank_time, reference, body_sha256 FROM bank_messages
-    WHERE card_id = ${cardId}::uuid AND trusted AND balance IS NOT NULL AND id <> ${messageId}::uuid
-      AND (coalesce(bank_time, received_at), created_at) < (${at}::timestamptz, ${createdAt}::timestamptz)
-    ORDER BY coalesce(bank_time, received_at) DESC, created_at DESC
-    LIMIT 1`;
-  return row ? toTrusted(row) : null;
+/**
+ * The card's chain lock alone (the key `lockEvidence` takes first), for a change of the chain's
+ * reference outside a message (the opening balance, `updateCard`).
+ */
+export async function lockCardChain(tx: Tx, cardId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${chainKey(cardId)}, 17))`;
+}
+
+const NO_MESSAGE = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * What chain.ts needs to place a message of bank time `at` (the head: `at` null): the card's
+ * trusted messages with a balance of that bank time and of the two latest bank times before it
+ * (the latest one's order is found from the one before it), in arrival order, and the card's
+ * opening balance. `except` is the message being placed.
+ */
+async function chainOf(db: Db, cardId: string, at: Date | null, except: string | null): Promise<{ links: ChainLink[]; opening: OpeningBalance | null }> {
+  const until = at ?? 'infinity';
+  const other = except ?? NO_MESSAGE;
+  // Both reads walk bank_messages_card_chain_idx (card, bank time) backwards: a long chain costs no more.
+  const rows = await db.$queryRaw<{ id: string; direction: Direction; amount: bigint | null; balance: bigint; at: Date; created_at: Date }[]>`
+    SELECT id, direction, amount, balance, coalesce(bank_time, received_at) AS at, created_at FROM bank_messages
+    WHERE card_id = ${cardId}::uuid AND trusted AND balance IS NOT NULL AND id <> ${other}::uuid
+      AND coalesce(bank_time, received_at) <= ${until}::timestamptz
+      AND coalesce(bank_time, received_at) >= coalesce((
+        SELECT min(t) FROM (
+          SELECT DISTINCT coalesce(bank_time, received_at) AS t FROM bank_messages
+          WHERE card_id = ${cardId}::uuid AND trusted AND balance IS NOT NULL AND id <> ${other}::uuid
+            AND coalesce(bank_time, received_at) < ${until}::timestamptz
+          ORDER BY t DESC LIMIT 2) latest), ${until}::timestamptz)
+    ORDER BY created_at, id`;
+  const card = await db.card.findUnique({ where: { id: cardId }, select: { openingBalance: true, openingBalanceAt: true } });
+  const opening = card?.openingBalance != null && card.openingBalanceAt ? { balance: card.openingBalance, at: card.openingBalanceAt } : null;
+  return { links: rows.map((r) => ({ id: r.id, direction: r.direction, amount: r.amount, balance: r.balance, at: r.at, arrivedAt: r.created_at })), opening };
+}
+
+/** The chain links a message of the card at bank time `at` may follow (chain.ts `chainReferences`); read under `lockEvidence`. */
+export async function chainReferencesOf(tx: Tx, cardId: string, messageId: string, at: Date): Promise<ChainLink[]> {
+  const { links, opening } = await chainOf(tx, cardId, at, messageId);
+  return chainReferences(links, opening, at);
+}
+
+/** The card's current reference, the chain's head in the bank's order (`Card.lastKnownBalance`); null when none. */
+export async function chainHeadOf(db: Db, cardId: string): Promise<ChainLink | null> {
+  const { links, opening } = await chainOf(db, cardId, null, null);
+  return chainHead(links, opening);
 }
 
 /**
@@ -95,20 +137,20 @@ export async function trustMessage(tx: Tx, messageId: string): Promise<boolean> 
 export type WaitingMessage = { id: string; deviceId: string; direction: string; amount: bigint; balance: bigint; at: Date; status: string };
 
 /**
- * The earliest message of the card held only for its balance that follows `tip` (tip's balance
- * plus its deposit, or minus its withdrawal) and is not older than it: it arrived before the
- * message it follows.
+ * The messages of the card held only for their balance that follow `tip` (tip's balance plus
+ * their deposit, or minus their withdrawal) and are not older than it: they arrived before the
+ * message they follow. Oldest first, at most `limit`, locked.
  */
-export async function waitingFollower(tx: Tx, cardId: string, tip: { balance: bigint; at: Date }): Promise<WaitingMessage | null> {
-  const [row] = await tx.$queryRaw<{ id: string; device_id: string; direction: string; amount: bigint; balance: bigint; at: Date; status: string }[]>`
+export async function waitingFollowers(tx: Tx, cardId: string, tip: { balance: bigint; at: Date }, limit: number): Promise<WaitingMessage[]> {
+  const rows = await tx.$queryRaw<{ id: string; device_id: string; direction: string; amount: bigint; balance: bigint; at: Date; status: string }[]>`
     SELECT id, device_id, direction, amount, balance, coalesce(bank_time, received_at) AS at, status FROM bank_messages
     WHERE card_id = ${cardId}::uuid AND NOT trusted AND evidence_problem = 'balance_mismatch' AND duplicate_of_id IS NULL AND device_id IS NOT NULL
       AND amount IS NOT NULL AND balance IS NOT NULL AND coalesce(bank_time, received_at) >= ${tip.at}::timestamptz
       AND balance = ${tip.balance}::bigint + CASE direction WHEN 'deposit' THEN amount WHEN 'withdrawal' THEN -amount END
     ORDER BY coalesce(bank_time, received_at), created_at
-    LIMIT 1
+    LIMIT ${limit}
     FOR UPDATE`;
-  return row ? { id: row.id, deviceId: row.device_id, direction: row.direction, amount: row.amount, balance: row.balance, at: row.at, status: row.status } : null;
+  return rows.map((row) => ({ id: row.id, deviceId: row.device_id, direction: row.direction, amount: row.amount, balance: row.balance, at: row.at, status: row.status }));
 }
 
 /** The cards of the phone that forwarded a message, as the evidence and matching steps need them. */
