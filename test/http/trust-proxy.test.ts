@@ -110,7 +110,7 @@ describe('TRUST_PROXY: every other form Express accepts', { timeout: 120_000 }, 
   });
 
   it('false (and unset) trust no proxy: X-Forwarded-For is ignored', async () => {
-    for (const env of [{ TRUST_PROXY: 'false' }, {}]) {
+    for (const env of [{ TRUST_PROXY: 'false' }, {}] as Record<string, string>[]) {
       const app = await startTestApp({ role: 'api', env: { ...env, PUBLIC_RATE_LIMIT_PER_MINUTE: LIMIT } });
       try {
         await clearOfWindowEdge(15_000);
