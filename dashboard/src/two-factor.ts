@@ -12,7 +12,6 @@ export const TwoFactorState = graphql(`
     viewer {
       user {
         id
-        email
         role
         totpEnabled
       }

@@ -17,7 +17,7 @@ export function Loading() {
 export function ErrorNote({ error, text }: { error?: CombinedError | undefined; text?: string | null }) {
   const message = text ?? errorText(error);
   if (!message) return null;
-  // A money decision refused for want of two-factor: the way to set it up sits in the message.
+  // A decision or a setting refused for want of two-factor: the way to set it up sits in the message.
   const setUp = text == null && errorCode(error) === 'totp_required';
   return (
     <p className="error" role="alert" data-error-code={setUp ? 'totp_required' : undefined}>
