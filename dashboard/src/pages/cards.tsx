@@ -123,7 +123,7 @@ function OpeningBalanceForm({ card }: { card: Card }) {
     setSaved(!result.error);
   };
   return (
-    <form className="inline-form" onSubmit={(e) => void submit(e)} aria-label="موجودی فعلی کارت">
+    <form className="inline-form" onSubmit={(e) => void submit(e)} aria-label={`موجودی فعلی کارت ${faDigits(card.cardNumber.slice(-4))}`}>
       <label htmlFor={inputId}>موجودی فعلی به {unit === 'toman' ? 'تومان' : 'ریال'}</label>
       <input id={inputId} name="balance" inputMode="numeric" dir="ltr" required aria-describedby={helpId} />
       <button type="submit" className="secondary small" disabled={state.fetching}>
