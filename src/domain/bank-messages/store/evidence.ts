@@ -34,7 +34,8 @@ const toTrusted = (r: Row): TrustedMessage => ({
   bodySha256: r.body_sha256,
 });
 
-const chainKey = (cardId: string) => `evidence:card:${cardId}`;
+const CHAIN_KEY = 'evidence:card:';
+const chainKey = (cardId: string) => `${CHAIN_KEY}${cardId}`;
 
 /**
  * Serialises the evidence decisions of messages about the same cards or the same bank reference,
@@ -122,6 +123,9 @@ export async function chainHeadOf(db: Db, cardId: string): Promise<ChainLink | n
  * message already trusted (the keys of the unique indexes), so the caller's transaction never fails.
  */
 export async function trustMessage(tx: Tx, messageId: string): Promise<boolean> {
+  // A new link of the chain: under the card's chain lock, as a message being checked reads it
+  // (already held on the intake path; a merchant's attach or confirmation takes it here).
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${CHAIN_KEY}::text || card_id::text, 17)) FROM bank_messages WHERE id = ${messageId}::uuid AND card_id IS NOT NULL`;
   const updated = await tx.$executeRaw`
     UPDATE bank_messages m SET trusted = true, evidence_problem = NULL
     WHERE m.id = ${messageId}::uuid AND NOT m.trusted AND m.card_id IS NOT NULL AND m.amount IS NOT NULL AND m.simulated = false
