@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { mellatDeposit, parsianDeposit } from '../support/sms.js';
 
 // Evidence before money (CONTRACT "Bank messages and matching"): a deposit that fails a check is
@@ -43,6 +43,21 @@ describe.concurrent('evidence checks on real deposits', () => {
     await gqlOk(app.baseUrl, `mutation($id: ID!) { updateCard(id: $id, input: { smsSender: "+98700700" }) { smsSender } }`, { id: shop.cardId }, shop.merchantKey);
     const b = (await createPaymentRest(app, shop.apiKey, { amount: 170_000 })).body;
     expect((await send(shop.deviceToken!, '98700700', mellatDeposit({ account: ACCOUNT, amount: b.amountFinal }))).body.status).toBe('matched');
+  });
+
+  it('a vouched sender is stored as the bank writes it: a typed number loses its spaces and Persian digits, a look-alike is refused', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+    const UPDATE = `mutation($id: ID!, $s: String) { updateCard(id: $id, input: { smsSender: $s }) { smsSender } }`;
+    const typed = await gqlOk(app.baseUrl, UPDATE, { id: shop.cardId, s: ' +۹۸ ۷۰۰-۷۰۰ ' }, shop.merchantKey);
+    expect(typed.updateCard.smsSender).toBe('+98700700');
+    for (const lookAlike of ['Bank\u200DMellat', 'Bank\uFEFFMellat', 'ＢａｎｋＭｅｌｌａｔ', 'Bank\u00A0Mellat']) {
+      const refused = await gql(app.baseUrl, UPDATE, { id: shop.cardId, s: lookAlike }, shop.merchantKey);
+      expect(refused.errors?.[0]?.extensions.code, lookAlike).toBe('invalid_request');
+      expect(JSON.stringify(refused.errors?.[0]?.extensions.details)).toContain('smsSender');
+    }
+    // The refused updates changed nothing: the typed number still vouches, written as phones report it.
+    const p = (await createPaymentRest(app, shop.apiKey, { amount: 175_000 })).body;
+    expect((await send(shop.deviceToken!, '0098700700', mellatDeposit({ account: ACCOUNT, amount: p.amountFinal }))).body.status).toBe('matched');
   });
 
   it('a balance that does not follow from the account’s previous balance waits for review', async () => {

@@ -10,6 +10,7 @@ import { latinDigits, parseInput, rialsSchema, uuidSchema } from '../validation.
 import { retryOnConflict } from '../../db/errors.js';
 import { shebaSchema } from '../banking/sheba.js';
 import { lockCardChain } from '../bank-messages/store/evidence.js';
+import { senderForms } from '../sms/sender-match.js';
 import { banks } from './banks.js';
 import { moveCardHolds } from './move-holds.js';
 
@@ -18,6 +19,9 @@ const digitsOnly = (len: RegExp, message: string) =>
     .string()
     .transform((s) => latinDigits(s).replace(/[\s-]/g, ''))
     .refine((s) => len.test(s), message);
+
+// Digits (any script) with spaces or dashes between them and an optional leading `+`.
+const PHONE_AS_TYPED = /^\+?[0-9\u06f0-\u06f9\u0660-\u0669](?:[\s-]?[0-9\u06f0-\u06f9\u0660-\u0669])*$/;
 
 const cap = z
   .union([z.number().int().positive(), z.string().transform(latinDigits).pipe(z.string().regex(/^[0-9]{1,16}$/, 'must be a whole number of rials'))])
@@ -34,7 +38,16 @@ const cardFields = {
     .refine((s) => /^[0-9.\-]{4,40}$/.test(s), 'must be 4..40 digits, dots or dashes')
     .nullable(),
   holderName: z.string().trim().min(1).max(100),
-  smsSender: z.string().trim().min(1, 'must be 1..40 characters').max(40, 'must be 1..40 characters').nullable(),
+  smsSender: z
+    .string()
+    .trim()
+    .min(1, 'must be 1..40 characters')
+    .max(40, 'must be 1..40 characters')
+    // A number as the merchant types it (`+98 300 089`, Persian digits) is written as phones report
+    // it; letters stay exactly as typed, since the sender rule compares them exactly (docs/security.md).
+    .transform((s) => (PHONE_AS_TYPED.test(s) ? latinDigits(s).replace(/[\s-]/g, '') : s))
+    .refine((s) => senderForms(s).size > 0, 'must be the sender as the bank’s SMS shows it, with no hidden or look-alike characters')
+    .nullable(),
   dailyAmountCap: cap.nullable(),
   dailyCountCap: z.number().int().positive().nullable(),
   // The Jalali month's caps (Tehran time), beside the day's.
