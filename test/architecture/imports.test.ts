@@ -15,7 +15,7 @@ function layerOf(file: string): Layer {
   if (file.startsWith('src/flows/')) return 'flow';
   if (file.startsWith('src/domain/')) return 'domain';
   // src/runtime.ts and src/main.ts compose every layer (the composition root): doors.
-  if (/^src\/(db|queue|events)\//.test(file) || /^src\/(errors|error-translator|logger|config|paths|gc)\.ts$/.test(file)) return 'infrastructure';
+  if (/^src\/(db|queue|events)\//.test(file) || /^src\/(errors|error-translator|logger|config|paths|gc|ordered-json)\.ts$/.test(file)) return 'infrastructure';
   return 'door';
 }
 

@@ -3,6 +3,7 @@ import type { JobQueue } from '../../queue/job-queue.js';
 import { queueDeliveries } from '../webhooks/deliveries.js';
 import { paymentMetadata } from './record.js';
 import type { EventType, PaymentRow } from './types.js';
+import { insertEvent } from './store/events.js';
 
 /**
  * The webhook body's payment fields as they are at this transition (SPEC 6). Written in the same
@@ -29,19 +30,11 @@ export function eventPayload(type: EventType, p: PaymentRow, extra: EventExtra =
 /** What an event adds to the payment's fields: the refund it records. */
 export type EventExtra = { refund?: { id: string; amount: string } };
 
-/**
- * The event row and its webhook deliveries (with their jobs), in the state change's transaction.
- * The payload is written as its JSON text: Prisma copies a JSON input into plain objects, which
- * would list the metadata's integer-like keys first (src/ordered-json.ts).
- */
+/** The event row and its webhook deliveries (with their jobs), in the state change's transaction. */
 export async function recordEvent(tx: Tx, jobs: JobQueue, type: EventType, payment: PaymentRow, extra: EventExtra = {}) {
-  const payload = JSON.stringify(eventPayload(type, payment, extra));
-  const [event] = await tx.$queryRaw<{ id: string; projectId: string; paymentId: string; type: string }[]>`
-    INSERT INTO events (project_id, payment_id, type, payload)
-    VALUES (${payment.projectId}::uuid, ${payment.id}::uuid, ${type}, ${payload}::json)
-    RETURNING id, project_id AS "projectId", payment_id AS "paymentId", type`;
-  await queueDeliveries(tx, jobs, event!);
-  return event!;
+  const event = await insertEvent(tx, { projectId: payment.projectId, paymentId: payment.id, type, payload: JSON.stringify(eventPayload(type, payment, extra)) });
+  await queueDeliveries(tx, jobs, event);
+  return event;
 }
 
 /**
