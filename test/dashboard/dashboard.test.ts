@@ -291,6 +291,7 @@ describe('the dashboard in a browser', () => {
       '/dashboard/credit', // credit and fee ledger
       '/dashboard/users',
       '/dashboard/audit',
+      '/dashboard/security', // two-factor sign-in
       '/dashboard/exports',
     ];
     const problems: Record<string, string[]> = {};
@@ -311,7 +312,7 @@ describe('the dashboard in a browser', () => {
     expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
     expect(await csv.text()).toContain('order-pages');
     await page.close();
-  });
+  }, 120_000); // every page checked by axe: a loaded runner needs more than the default minute
 
   it('fits a desktop width too, and shows amounts in rials on demand', async () => {
     const payment = await pendingPayment('order-units', 120_000);
