@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gql, gqlOk, makeShop, request, startAppWithClient, type TestApp } from '../support/harness.js';
 import { addSignedInUser, CSRF } from '../users/support.js';
 
 // CONTRACT "Exceptions": every decision is idempotent. Each REST POST that changes state takes
@@ -10,18 +10,14 @@ import { addSignedInUser, CSRF } from '../users/support.js';
 
 let app: TestApp;
 let db: pg.Client;
+let stop: () => Promise<void>;
 let shop: Awaited<ReturnType<typeof makeShop>>;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  db = new pg.Client({ connectionString: app.databaseUrl });
-  await db.connect();
+  ({ app, client: db, stop } = await startAppWithClient({ role: 'all' }));
   shop = await makeShop(app);
 });
-afterAll(async () => {
-  await db.end();
-  await app.stop();
-});
+afterAll(() => stop());
 
 const CARD = '6037991234567893'; // Luhn-valid
 let amounts = 400_000;
