@@ -1,5 +1,6 @@
 import type { ErrorCode, ErrorDetails } from '../../errors.js';
 import { TRANSITIONS } from '../payments/state-machine.js';
+import { worldMismatch } from '../sandbox/worlds.js';
 
 /**
  * "This deposit is this payment's money": the merchant's attach (CONTRACT "Exceptions"), as a pure
@@ -26,11 +27,11 @@ export function attachRefusal(message: AttachMessage, payment: AttachPayment, ac
   if (!(TRANSITIONS.attach.from as readonly string[]).includes(payment.status)) {
     return { code: 'invalid_state', message: `A deposit can be attached to a payment that is ${TRANSITIONS.attach.from.join(', ')}; this one is ${payment.status}.`, details: { status: payment.status } };
   }
-  // Real money settles live payments only; a simulation sandbox payments only (one rule with matching).
-  if (message.simulated !== payment.sandbox) {
+  const mismatch = worldMismatch(message, payment);
+  if (mismatch) {
     return {
       code: 'invalid_state',
-      message: message.simulated ? 'A simulated deposit can only be attached to a sandbox payment.' : 'A real deposit can only be attached to a live payment.',
+      message: mismatch === 'simulation_for_live' ? 'A simulated deposit can only be attached to a sandbox payment.' : 'A real deposit can only be attached to a live payment.',
       details: { status: payment.status },
     };
   }

@@ -1,4 +1,5 @@
 import type { EvidenceProblem, EvidenceReason } from '../bank-messages/evidence.js';
+import { worldMismatch } from '../sandbox/worlds.js';
 
 /**
  * What one deposit means, as a pure decision over the candidates the store read (match-deposit.ts
@@ -14,10 +15,7 @@ export type Deposit = {
   /** When the money arrived: the bank's time, else the SMS's arrival. */
   at: Date;
   payerCardLast4?: string | null;
-  /**
-   * A real bank SMS confirms live payments only; a simulated deposit sandbox payments only. Real
-   * money never settles a free sandbox payment, and a simulation never settles a live one.
-   */
+  /** Which payments it may confirm: live ones when real, sandbox ones when simulated (`worldMismatch`). */
   simulated: boolean;
   /** Evidence that failed (sender, bank, balance chain, format): the match is found but held for the merchant. */
   review?: EvidenceProblem | null;
@@ -38,9 +36,9 @@ export const createdBefore = (deposit: Pick<Deposit, 'at'>) => new Date(deposit.
 
 /** Why the payment holding exactly this amount cannot take this deposit, or null when it can. */
 export function exactRefusal(exact: MatchCandidate, deposit: Deposit, cardIds: readonly string[]): string | null {
-  if (exact.sandbox !== deposit.simulated) {
-    return deposit.simulated ? 'is held by a live payment, which a simulation never confirms' : 'is held by a sandbox payment, which real money never confirms';
-  }
+  const mismatch = worldMismatch(deposit, exact);
+  if (mismatch === 'simulation_for_live') return 'is held by a live payment, which a simulation never confirms';
+  if (mismatch === 'real_money_for_sandbox') return 'is held by a sandbox payment, which real money never confirms';
   if (!cardIds.includes(exact.cardId)) return 'is held by a payment on another card';
   if (exact.createdAt.getTime() > createdBefore(deposit).getTime()) return 'is held by a payment created after the deposit';
   if (exact.stateRefusal) return `is held by payment ${exact.id}, which cannot be confirmed: ${exact.stateRefusal}`;
