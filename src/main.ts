@@ -6,7 +6,7 @@ import { openDatabase } from './db/open.js';
 import { DEMO_LINK_SLUG } from './domain/demo/demo.js';
 import { startDemo } from './flows/demo-activity.js';
 import { createPayment } from './domain/payments/create-payment.js';
-import { checkoutUrl } from './domain/payments/record.js';
+import { checkoutUrl } from './domain/payments/fields.js';
 import type { Deps } from './domain/deps.js';
 import { createLogger } from './logger.js';
 import { startRuntime, type Role } from './runtime.js';

@@ -3,8 +3,9 @@ import type { Deps } from '../domain/deps.js';
 import { rejectPayment, verifyPayment } from '../domain/payments/actions.js';
 import { createPayment, createPaymentIdempotently } from '../domain/payments/create-payment.js';
 import { getPayment, listPayments } from '../domain/payments/queries.js';
-import { checkoutUrl, paymentRecord, verifyResult } from '../domain/payments/record.js';
+import { checkoutUrl } from '../domain/payments/fields.js';
 import type { PaymentRow } from '../domain/payments/types.js';
+import { paymentRecord, verifyResult } from '../presenters/payment.js';
 import { handle, RawJson } from './handle.js';
 import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
 

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
-import { listRefunds, recordRefund, refundRecord, type RecordedRefund } from '../domain/refunds/refunds.js';
+import { listRefunds, recordRefund, type RecordedRefund } from '../domain/refunds/refunds.js';
+import { refundRecord } from '../presenters/refund.js';
 import { handle } from './handle.js';
 import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
-import { paymentRecord } from '../domain/payments/record.js';
+import { paymentRecord } from '../presenters/payment.js';
 import { simulateDeposit, type Simulation } from '../flows/simulate-deposit.js';
 import { handle } from './handle.js';
 import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';

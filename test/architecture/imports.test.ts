@@ -8,10 +8,13 @@ import { describe, expect, it } from 'vitest';
 // TypeScript 7 no longer ships, so the graph is read here: our imports are one per statement.)
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-type Layer = 'door' | 'flow' | 'domain' | 'infrastructure';
-const RANK: Record<Layer, number> = { door: 3, flow: 2, domain: 1, infrastructure: 0 };
+// Presenters render domain rows for the doors (REST JSON, verify results): below every door, above
+// the flows and the domain, which return rows and never render (docs/architecture.md).
+type Layer = 'door' | 'presenter' | 'flow' | 'domain' | 'infrastructure';
+const RANK: Record<Layer, number> = { door: 4, presenter: 3, flow: 2, domain: 1, infrastructure: 0 };
 
 function layerOf(file: string): Layer {
+  if (file.startsWith('src/presenters/')) return 'presenter';
   if (file.startsWith('src/flows/')) return 'flow';
   if (file.startsWith('src/domain/')) return 'domain';
   // src/runtime.ts and src/main.ts compose every layer (the composition root): doors.
@@ -122,6 +125,12 @@ describe('the structure drawn from the imports', () => {
 
   it('the domain never imports a door, and no folder is named for speed', () => {
     expect(files.filter((f) => f.startsWith('src/db/hot/'))).toEqual([]);
+  });
+
+  it('renders in presenters, used by the doors only: the domain and the flows return rows', () => {
+    expect(files.filter((f) => layerOf(f) === 'presenter').length).toBeGreaterThan(1);
+    const rendering = [...graph.entries()].flatMap(([f, ts]) => (RANK[layerOf(f)] < RANK.presenter ? ts.filter((t) => layerOf(t) === 'presenter').map((t) => `${f} → ${t}`) : []));
+    expect(rendering).toEqual([]);
   });
 });
 

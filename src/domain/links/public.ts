@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { checkAmountRange, currencySchema, rangeRefusal, toRials, wholeAmountSchema, type Currency } from '../banking/currency.js';
 import { createPaymentFor } from '../payments/create-payment.js';
 import { linkClientKey } from './client-cap.js';
-import { checkoutUrl } from '../payments/record.js';
+import { checkoutUrl } from '../payments/fields.js';
 import { Answer, linkKeyScope, type Idempotent } from '../payments/idempotency.js';
 import type { PaymentRow } from '../payments/types.js';
 import { AMOUNT_MAX, AMOUNT_MIN, parseInput, phoneSchema } from '../validation.js';

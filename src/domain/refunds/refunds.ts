@@ -181,18 +181,3 @@ async function markRefunded(tx: Tx, messageId: string, note: string | null) {
     data: { status: 'refunded', reviewReason: null, statusReason: 'Paid back by the merchant (a deposit that belonged to no payment).', decisionNote: note, decidedAt: new Date() },
   });
 }
-
-/** A refund as REST and webhooks show it (CONTRACT "Exceptions"). */
-export function refundRecord(r: Refund) {
-  return {
-    id: r.id,
-    paymentId: r.paymentId,
-    bankMessageId: r.bankMessageId,
-    amount: r.amount.toString(),
-    destinationCard: r.destinationCard,
-    destinationSheba: r.destinationSheba,
-    reference: r.reference,
-    note: r.note,
-    createdAt: r.createdAt.toISOString(),
-  };
-}

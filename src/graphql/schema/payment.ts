@@ -1,11 +1,12 @@
 import { confirmPaymentManually, rejectPayment, verifyPayment, type Verification } from '../../domain/payments/actions.js';
 import { createPayment } from '../../domain/payments/create-payment.js';
 import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
-import { checkoutUrl, paymentMetadata, verifyResult, type VerifyResult } from '../../domain/payments/record.js';
+import { checkoutUrl, paymentMetadata } from '../../domain/payments/fields.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/types.js';
 import { readPrisma } from '../../domain/reports/read-pool.js';
 import type { Currency as CurrencyName } from '../../domain/banking/currency.js';
 import { isAppError } from '../../errors.js';
+import { verifyResult, type VerifyResult } from '../../presenters/payment.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';

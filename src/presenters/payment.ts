@@ -1,13 +1,5 @@
-import { jsonColumn } from '../../ordered-json.js';
-import type { PaymentRow } from './types.js';
-
-/**
- * The merchant's metadata as an object in the order it was sent. The column is read as its JSON
- * text (src/db/pool.ts), which alone keeps integer-like keys where the merchant put them.
- */
-export function paymentMetadata(p: Pick<PaymentRow, 'metadata'>): Record<string, unknown> | null {
-  return p.metadata === null || p.metadata === undefined ? null : (jsonColumn(p.metadata) as Record<string, unknown>);
-}
+import { paymentMetadata } from '../domain/payments/fields.js';
+import type { PaymentRow } from '../domain/payments/types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -45,12 +37,6 @@ export function paymentRecord(p: PaymentRow) {
     createdAt: iso(p.createdAt),
     updatedAt: iso(p.updatedAt),
   };
-}
-
-export type PaymentRecord = ReturnType<typeof paymentRecord>;
-
-export function checkoutUrl(publicBaseUrl: string, token: string): string {
-  return `${publicBaseUrl}/pay/${token}`;
 }
 
 /** SPEC 2.2. `alreadyVerified` is whether verify had seen it confirmed before this call. */
