@@ -108,31 +108,6 @@ export const smsBodySchema = z
     return { text: s.replace(LONE_SURROGATES, REPLACEMENT).replaceAll('\u0000', NUL_SYMBOL), raw: JSON.stringify(s) };
   });
 
-export const AMOUNT_MIN = 10_000n;
-export const AMOUNT_MAX = 1_000_000_000n;
-
-/** An amount in rials: an integer or a string of digits (any script), as a bigint within bounds. */
-export const amountSchema = z
-  .union([z.number(), z.string(), z.bigint()])
-  .transform((v, ctx): bigint => {
-    let n: bigint | undefined;
-    if (typeof v === 'bigint') n = v;
-    else if (typeof v === 'number') n = Number.isSafeInteger(v) ? BigInt(v) : undefined;
-    else {
-      const s = latinDigits(v.trim());
-      n = /^[0-9]{1,16}$/.test(s) ? BigInt(s) : undefined;
-    }
-    if (n === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'must be a whole number of rials (integer or string of digits)' });
-      return z.NEVER;
-    }
-    if (n < AMOUNT_MIN || n > AMOUNT_MAX) {
-      ctx.addIssue({ code: 'custom', message: `must be between ${AMOUNT_MIN} and ${AMOUNT_MAX} rials` });
-      return z.NEVER;
-    }
-    return n;
-  });
-
 /** Rials that may be zero and are not a payment's (a credit, a card's balance): an integer or a string of digits (any script). */
 export const rialsSchema = z.union([z.number().int(), z.string()]).transform((v, ctx): bigint => {
   const s = latinDigits(String(v).trim());

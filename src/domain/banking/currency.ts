@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AMOUNT_MAX, AMOUNT_MIN, latinDigits } from '../validation.js';
+import { latinDigits } from '../validation.js';
 
 /**
  * The units a caller may send amounts in (CONTRACT "Payments", units): rials (`IRR`, the default)
@@ -28,24 +28,49 @@ export function inCurrency(rials: bigint, currency: Currency): string {
   return `${rials / per}${rest === 0n ? '' : `.${rest}`}`;
 }
 
+/** A payment's amount in rials: at least 10,000 and at most 1,000,000,000. */
+export const AMOUNT_MIN = 10_000n;
+export const AMOUNT_MAX = 1_000_000_000n;
+
+const WRITTEN_AMOUNT = /^[0-9]{1,16}$/;
+
 /**
- * A whole amount as a caller writes it, in whatever unit it names: an integer or a string of digits
- * (Persian and Arabic-Indic digits too). The range is checked once it is rials (`rangeRefusal`).
+ * The one reading of an amount as a caller writes it: an integer (a safe one, when a number), or a
+ * string of at most sixteen digits (Persian and Arabic-Indic digits too, spaces around ignored).
+ * Null when it is not one. Sign and range are each caller's rule, with its own message.
  */
-export const wholeAmountSchema = z.union([z.number(), z.string(), z.bigint()]).transform((v, ctx): bigint => {
-  let n: bigint | undefined;
-  if (typeof v === 'bigint') n = v >= 0n ? v : undefined;
-  else if (typeof v === 'number') n = Number.isSafeInteger(v) && v >= 0 ? BigInt(v) : undefined;
-  else {
-    const s = latinDigits(v.trim());
-    n = /^[0-9]{1,16}$/.test(s) ? BigInt(s) : undefined;
-  }
-  if (n === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'must be a whole amount (an integer or a string of digits)' });
+export function parseWholeAmount(v: number | string | bigint): bigint | null {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : null;
+  const s = latinDigits(v.trim());
+  return WRITTEN_AMOUNT.test(s) ? BigInt(s) : null;
+}
+
+/** An amount `parseWholeAmount` reads (else the `unreadable` message), then refused with `refusal`'s message when it has one. */
+const amountOf = (unreadable: string, refusal: (n: bigint) => string | null) =>
+  z.union([z.number(), z.string(), z.bigint()]).transform((v, ctx): bigint => {
+    const n = parseWholeAmount(v);
+    const message = n === null ? unreadable : refusal(n);
+    if (n !== null && message === null) return n;
+    ctx.addIssue({ code: 'custom', message: message ?? unreadable });
     return z.NEVER;
-  }
-  return n;
-});
+  });
+
+const WHOLE = 'must be a whole amount (an integer or a string of digits)';
+/**
+ * A whole amount in whatever unit the caller names (`currency`): zero or more. The range is
+ * checked once it is rials (`rangeRefusal`).
+ */
+export const wholeAmountSchema = amountOf(WHOLE, (n) => (n < 0n ? WHOLE : null));
+
+/** An amount in rials within a payment's bounds (a list filter, a simulation's custom deposit). */
+export const amountSchema = amountOf('must be a whole number of rials (integer or string of digits)', (n) =>
+  n < AMOUNT_MIN || n > AMOUNT_MAX ? `must be between ${AMOUNT_MIN} and ${AMOUNT_MAX} rials` : null,
+);
+
+const POSITIVE = 'must be a positive whole number of rials (integer or string of digits)';
+/** Rials of a refund: one or more. */
+export const positiveRialsSchema = amountOf(POSITIVE, (n) => (n < 1n ? POSITIVE : null));
 
 /** Why `rials` (sent in `currency`) is outside min..max, in the caller's unit and in rials; null when inside. */
 export function rangeRefusal(rials: bigint, currency: Currency, min: bigint = AMOUNT_MIN, max: bigint = AMOUNT_MAX): string | null {

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
-import { checkAmountRange, currencySchema, rangeRefusal, toRials, wholeAmountSchema, type Currency } from '../banking/currency.js';
+import { AMOUNT_MAX, AMOUNT_MIN, checkAmountRange, currencySchema, rangeRefusal, toRials, wholeAmountSchema, type Currency } from '../banking/currency.js';
 import { createPaymentFor } from '../payments/create-payment.js';
 import { linkClientKey } from './client-cap.js';
 import { checkoutUrl } from '../payments/fields.js';
 import { Answer, linkKeyScope, type Idempotent } from '../payments/idempotency.js';
 import type { PaymentRow } from '../payments/types.js';
-import { AMOUNT_MAX, AMOUNT_MIN, parseInput, phoneSchema } from '../validation.js';
+import { parseInput, phoneSchema } from '../validation.js';
 
 /** Who the payer is to a link's limits: its address (the forwarded one behind TRUST_PROXY; IPv6 by /64); a keyed caller, its kind. */
 function clientAddress(actor: Actor): string {

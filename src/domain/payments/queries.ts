@@ -5,7 +5,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import { callerScope, scopeWhere, type CallerScope } from '../auth/scope.js';
 import type { Deps } from '../deps.js';
-import { amountSchema, cardLast4Schema, parseInput, uuidSchema } from '../validation.js';
+import { amountSchema } from '../banking/currency.js';
+import { cardLast4Schema, parseInput, uuidSchema } from '../validation.js';
 import { PAYMENT_STATUSES, type PaymentRow } from './types.js';
 
 const dateTime = z.iso.datetime({ offset: true, message: 'must be an RFC 3339 date-time' }).transform((s) => new Date(s));

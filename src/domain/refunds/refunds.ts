@@ -6,6 +6,7 @@ import type { Actor } from '../auth/actor.js';
 import { callerScope, requireDecider } from '../auth/scope.js';
 import { recordAudit } from '../audit/audit.js';
 import { cardNumberSchema } from '../banking/card-number.js';
+import { positiveRialsSchema } from '../banking/currency.js';
 import { shebaSchema } from '../banking/sheba.js';
 import { lockVisibleMessage } from '../bank-messages/decisions.js';
 import { releaseReviewFlags } from '../matching/review-flags.js';
@@ -15,7 +16,7 @@ import { decide, type Answer, type Idempotent } from '../payments/idempotency.js
 import { recordEvent } from '../payments/events.js';
 import { lockPayment } from '../payments/transitions.js';
 import type { PaymentRow } from '../payments/types.js';
-import { latinDigits, parseInput, uuidSchema } from '../validation.js';
+import { parseInput, uuidSchema } from '../validation.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 
 /**
@@ -26,18 +27,9 @@ import { notifyPaymentChanged } from '../../events/payment-notifier.js';
  * refunded once, whole or in part, and is then `refunded`.
  */
 
-const refundAmountSchema = z.union([z.number(), z.string(), z.bigint()]).transform((v, ctx): bigint => {
-  const s = typeof v === 'bigint' ? String(v) : typeof v === 'number' ? (Number.isSafeInteger(v) ? String(v) : '') : latinDigits(v.trim());
-  if (!/^[0-9]{1,16}$/.test(s) || BigInt(s) < 1n) {
-    ctx.addIssue({ code: 'custom', message: 'must be a positive whole number of rials (integer or string of digits)' });
-    return z.NEVER;
-  }
-  return BigInt(s);
-});
-
 const refundFields = z
   .object({
-    amount: refundAmountSchema,
+    amount: positiveRialsSchema,
     destinationCard: cardNumberSchema.nullish(),
     destinationSheba: shebaSchema.nullish(),
     reference: z.string().trim().min(1, 'must be 1..100 characters').max(100, 'must be 1..100 characters').nullish(),
@@ -51,7 +43,7 @@ export const refundInput = refundFields.refine((r) => Boolean(r.destinationCard 
   });
 
 /** The input for a loose deposit's refund: the amount defaults to the whole deposit. */
-const messageRefundInput = refundFields.extend({ amount: refundAmountSchema.nullish() }).strict();
+const messageRefundInput = refundFields.extend({ amount: positiveRialsSchema.nullish() }).strict();
 
 /** Only the last four digits of a card are kept (and shown): `************1234`. */
 export const maskCard = (card: string) => `${'*'.repeat(12)}${card.slice(-4)}`;

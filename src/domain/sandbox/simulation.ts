@@ -6,7 +6,8 @@ import type { ActorOf } from '../auth/actor.js';
 import type { Deps } from '../deps.js';
 import { amountClaimed } from '../payments/store/holds.js';
 import type { PaymentRow } from '../payments/types.js';
-import { amountSchema, cardLast4Schema, uuidSchema } from '../validation.js';
+import { amountSchema } from '../banking/currency.js';
+import { cardLast4Schema, uuidSchema } from '../validation.js';
 
 /**
  * What a simulation sends (SPEC 2.5, CONTRACT "Simulation" and "Exceptions"), so that a shop can
