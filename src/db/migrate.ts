@@ -8,24 +8,36 @@ const ROOT = PROJECT_ROOT;
 export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
 
 /**
- * Repeatable definitions: the SQL functions that own a rule, each source beside its concern
- * (`src/domain/<concern>/sql/`), written with CREATE OR REPLACE only. Applied after the versioned
- * migrations on every start, in this order (a file calls only files above it), so editing one is the
- * whole change. What CREATE OR REPLACE cannot do (a new signature, a dropped function) is a
- * versioned migration, and a versioned migration never calls a definition: on a new database the
- * definitions run after every migration. A process older than the database leaves them alone (see
+ * Repeatable definitions: every SQL function of the public schema, each source beside its concern
+ * (`src/domain/<concern>/sql/`), written with CREATE OR REPLACE only: the functions that own a rule
+ * and the trigger functions (the triggers themselves are schema, in the migrations). Applied after
+ * the versioned migrations on every start, in this order (a file calls only files above it), so
+ * editing one is the whole change. What CREATE OR REPLACE cannot do (a new signature, a dropped
+ * function) is a versioned migration, which writes no function body: a function it needs to exist
+ * (for its CREATE TRIGGER) it creates as a stub naming the definition file that replaces it
+ * (docs/architecture.md "SQL that owns a rule"; test/db/definitions.test.ts holds both). It never
+ * calls a definition: on a new database the definitions run after every migration. A process older than the database leaves them alone (see
  * `migrate`), so a release that changes a definition and runs beside the previous one in a rolling
  * upgrade also adds a versioned migration (an empty one will do).
  */
 export const DEFINITIONS = [
   'src/domain/cards/sql/match_scope.sql',
+  'src/domain/cards/sql/holds_follow_card.sql',
   'src/domain/cards/sql/jalali_month.sql',
   'src/domain/reports/sql/jalali_date.sql',
   'src/domain/devices/sql/device_online.sql',
   'src/domain/credit/sql/payment_fee.sql',
   'src/domain/credit/sql/credit_stripes.sql',
+  'src/domain/credit/sql/fee_debits.sql',
+  'src/domain/credit/sql/ledger_append_only.sql',
   'src/domain/codes/sql/draw_code.sql',
   'src/domain/payments/sql/create_payment.sql',
+  'src/domain/payments/sql/payments_guard.sql',
+  'src/domain/payments/sql/idempotency_keys_previous_release.sql',
+  'src/domain/refunds/sql/refunds.sql',
+  'src/domain/bank-messages/sql/refund_guard.sql',
+  'src/domain/audit/sql/append_only.sql',
+  'src/domain/auth/sql/credential_changes.sql',
 ] as const;
 
 // Any constant shared by every process that migrates this database.
@@ -71,8 +83,8 @@ async function inTransaction(client: pg.Client, what: string, run: () => Promise
   }
 }
 
-async function readDefinitions(): Promise<string[]> {
-  return Promise.all(DEFINITIONS.map((file) => readFile(path.join(ROOT, file), 'utf8')));
+export async function readDefinitions(files: readonly string[] = DEFINITIONS): Promise<string[]> {
+  return Promise.all(files.map((file) => readFile(path.join(ROOT, file), 'utf8')));
 }
 
 /**
@@ -81,11 +93,13 @@ async function readDefinitions(): Promise<string[]> {
  * older than the database (it lacks a migration the database has applied, as in a rolling upgrade)
  * leaves the definitions as the newer code wrote them. Returns the names of the migrations it applied.
  * `databaseUrl` must give a session of its own (DATABASE_DIRECT_URL, never a transaction pooler):
- * the lock is a session advisory lock, taken and released on this one connection.
+ * the lock is a session advisory lock, taken and released on this one connection. `dir` and
+ * `definitionFiles` are other than the defaults only in tests (an older release's migrations and
+ * definitions).
  */
-export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(databaseUrl: string, dir = MIGRATIONS_DIR, definitionFiles: readonly string[] = DEFINITIONS): Promise<string[]> {
   const migrations = await readMigrations(dir);
-  const definitions = await readDefinitions();
+  const definitions = await readDefinitions(definitionFiles);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const applied: string[] = [];

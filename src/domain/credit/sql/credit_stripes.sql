@@ -11,8 +11,10 @@
 --   available credit         credit_available(merchant): the balance less every stripe's reserved fees
 --   a fee's reservation      credit_reserve(merchant, fee): on one stripe, or refilled, or GW402
 --                            when balance − reserved (all stripes, under their locks) is below the fee
--- Owned by the versioned migration 20261128100000_credit_stripes, beside the table's CHECKs: the
--- trigger that moves a stripe when its payment's fee is debited, released or charged again.
+--   a stripe follows its     credit_stripes_follow_fee(): the trigger function that moves a stripe
+--   payment's fee state      when its payment's fee is debited, released or charged again
+-- The table, its CHECKs (0 ≤ reserved ≤ lease, payments_reserved_fee_has_stripe) and the trigger
+-- itself (AFTER UPDATE OF fee_state ON payments) are schema: migration 20261128100000_credit_stripes.
 -- Lock order, everywhere a merchant's credit moves: the merchant's row, then its stripes by number.
 -- A create's fast path takes one stripe and nothing after it (its payment's foreign key takes only
 -- FOR KEY SHARE on the merchant, which the row lock taken here, FOR NO KEY UPDATE, lets through).
@@ -61,5 +63,32 @@ BEGIN
          reserved = s.reserved + CASE WHEN s.stripe = k THEN fee ELSE 0 END
    WHERE s.merchant_id = merchant;
   RETURN k;
+END;
+$$;
+
+-- A live payment's fee leaves its stripe when debited (reserved and lease both fall: the balance
+-- fell too) or released (reserved falls, the lease stays lent); a fee charged again after its release
+-- moves no reservation, and every free lease is taken back, since the balance fell by what no lease
+-- had lent (src/domain/credit/fees.ts `chargeReleasedFee`).
+CREATE OR REPLACE FUNCTION credit_stripes_follow_fee() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF OLD.fee_amount = 0 THEN
+    RETURN NULL;
+  END IF;
+  IF OLD.fee_state = 'reserved' AND NEW.fee_state IN ('debited', 'released') THEN
+    UPDATE credit_stripes s
+       SET reserved = s.reserved - OLD.fee_amount,
+           lease = s.lease - CASE WHEN NEW.fee_state = 'debited' THEN OLD.fee_amount ELSE 0 END
+     WHERE s.merchant_id = OLD.merchant_id AND s.stripe = OLD.fee_stripe;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'payment %: its fee''s credit stripe % is missing', OLD.id, OLD.fee_stripe USING ERRCODE = 'GWM01';
+    END IF;
+  ELSIF OLD.fee_state = 'released' AND NEW.fee_state = 'debited' THEN
+    UPDATE credit_stripes s SET lease = s.reserved
+      FROM (SELECT f.stripe FROM credit_stripes f WHERE f.merchant_id = NEW.merchant_id AND f.lease <> f.reserved
+             ORDER BY f.stripe FOR NO KEY UPDATE) free
+     WHERE s.merchant_id = NEW.merchant_id AND s.stripe = free.stripe;
+  END IF;
+  RETURN NULL;
 END;
 $$;

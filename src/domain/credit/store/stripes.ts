@@ -3,7 +3,7 @@ import type { Tx } from '../../../db/prisma.js';
 /**
  * The merchant's credit stripes. Their rules are the database's: creates reserve through
  * `credit_reserve` (src/domain/credit/sql/credit_stripes.sql), and a payment's fee state moving on
- * moves its stripe (trigger credit_stripes_follow_fee, migration 20261128100000_credit_stripes).
+ * moves its stripe (trigger function credit_stripes_follow_fee, same file).
  * What the code owes them is the lock order: the merchant's row before any stripe.
  */
 
