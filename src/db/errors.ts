@@ -59,8 +59,7 @@ export function dbErrorToAppError(err: unknown): AppError | undefined {
 /**
  * The database's money guards (trigger functions raising SQLSTATE GWM01, each in its definition
  * file under src/domain/<concern>/sql/, and the money CHECKs) refuse what the domain should never
- * have tried: a bug, never a caller's input, so
- * it stays `internal_error` and is logged in full.
+ * have tried: a bug, never a caller's input, so it stays `internal_error` and is logged in full.
  */
 const MONEY_CONSTRAINT = /payments_(released_only_final_unconfirmed|confirmed_within_late_window|auto_sms_has_message|debited_iff_confirmed|sandbox_is_free)|credit_ledger_fee/;
 
