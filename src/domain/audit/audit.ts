@@ -17,6 +17,17 @@ export const systemActor = (label: string): SystemActor => ({ kind: 'system', la
 export type AuditActorKind = 'merchant_key' | 'project_key' | 'user' | 'operator' | 'system';
 export const AUDIT_ACTOR_KINDS = ['merchant_key', 'project_key', 'user', 'operator', 'system'] as const satisfies readonly AuditActorKind[];
 
+/**
+ * The door a change came through: the REST or GraphQL API with a key, the dashboard (a user's
+ * session), the operator CLI, a chat bot, or the engine by itself. One person may act through
+ * several (a user decides from the dashboard and from a bot), so the log keeps it beside the actor.
+ */
+export const AUDIT_VIAS = ['api', 'dashboard', 'cli', 'telegram', 'bale', 'system'] as const;
+export type AuditVia = (typeof AUDIT_VIAS)[number];
+
+/** The door an actor kind implies when the caller does not name one (migration audit_via backfills the same way). */
+const VIA_OF_KIND: Record<AuditActorKind, AuditVia> = { user: 'dashboard', merchant_key: 'api', project_key: 'api', operator: 'cli', system: 'system' };
+
 /** What an event says about who acted; `label` is what people read (a key prefix, "operator CLI"). */
 export type AuditActor = { kind: AuditActorKind; id: string | null; label: string; merchantId: string | null };
 
@@ -88,8 +99,8 @@ export async function auditActor(db: AuditDb, actor: Actor | SystemActor): Promi
   }
 }
 
-/** Appends one event, in the caller's transaction. */
-export async function recordAudit(tx: AuditDb, actor: Actor | SystemActor, input: AuditInput): Promise<AuditEvent> {
+/** Appends one event, in the caller's transaction; `via` defaults to the door the actor's kind implies. */
+export async function recordAudit(tx: AuditDb, actor: Actor | SystemActor, input: AuditInput, via?: AuditVia): Promise<AuditEvent> {
   const who = await auditActor(tx, actor);
   const merchantId = input.merchantId ?? who.merchantId ?? (await merchantOfProject(tx, input.projectId));
   if (who.merchantId && input.merchantId && who.merchantId !== input.merchantId) {
@@ -100,6 +111,7 @@ export async function recordAudit(tx: AuditDb, actor: Actor | SystemActor, input
       actorKind: who.kind,
       actorId: who.id,
       actorLabel: who.label,
+      via: via ?? VIA_OF_KIND[who.kind],
       merchantId,
       projectId: input.projectId,
       action: input.action,

@@ -1,4 +1,4 @@
-import { AUDIT_ACTOR_KINDS, type AuditActorKind } from '../../domain/audit/audit.js';
+import { AUDIT_ACTOR_KINDS, type AuditActorKind, type AuditVia } from '../../domain/audit/audit.js';
 import { visibleAuditEvents } from '../../domain/audit/visibility.js';
 import { readPrisma } from '../../domain/reports/read-pool.js';
 import { builder } from '../builder.js';
@@ -13,6 +13,18 @@ const AuditActorKindEnum = builder.enumType('AuditActorKind', {
     operator: { description: 'The gateway operator (operator CLI).' },
     system: { description: 'The gateway itself (matching, expiry, webhook health).' },
   } satisfies Record<(typeof AUDIT_ACTOR_KINDS)[number], { description: string }>,
+});
+
+const AuditViaEnum = builder.enumType('AuditVia', {
+  description: 'The door a change came through.',
+  values: {
+    api: { description: 'The REST or GraphQL API, with a merchant key or a project API key.' },
+    dashboard: { description: 'The dashboard, by a signed-in user.' },
+    cli: { description: 'The operator CLI.' },
+    telegram: { description: 'The Telegram bot, by a linked user.' },
+    bale: { description: 'The Bale bot, by a linked user.' },
+    system: { description: 'The gateway itself (matching, expiry, webhook health, the demo’s seeding).' },
+  } satisfies Record<AuditVia, { description: string }>,
 });
 
 type ActorShape = { actorKind: string; actorId: string | null; actorLabel: string };
@@ -37,6 +49,7 @@ builder.prismaObject('AuditEvent', {
       select: { actorKind: true, actorId: true, actorLabel: true },
       resolve: (e) => e,
     }),
+    via: t.field({ description: 'The door the change came through.', type: AuditViaEnum, select: { via: true }, resolve: (e) => e.via as AuditVia }),
     action: t.exposeString('action', { description: '`<subject>.<verb>`, e.g. api_key.created, card.updated, merchant.credit_added.' }),
     subjectType: t.exposeString('subjectType', { description: 'What changed: project, api_key, device, card, payment_link, webhook_endpoint, merchant, payment, bank_message, …' }),
     subjectId: t.exposeID('subjectId', { description: 'The UUID of what changed.' }),
