@@ -1,6 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { outputIntrospectionFile } from '@gql.tada/internal';
 import { buildSchema, introspectionFromSchema } from 'graphql';
+import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/event-types.js';
+import { errorCatalog } from '../../src/errors.js';
 
 /**
  * The dashboard's operations are typed by gql.tada from the server's printed schema: this writes
@@ -15,7 +17,30 @@ export function writeIntrospection(): string {
   const introspection = introspectionFromSchema(buildSchema(sdl), { descriptions: false });
   mkdirSync(new URL('.', target), { recursive: true });
   writeFileSync(target, outputIntrospectionFile(introspection, { fileType: '.d.ts', shouldPreprocess: true }));
+  writeServerLists();
   return target.pathname;
+}
+
+const serverListsTarget = new URL('dashboard/src/generated/server-lists.d.ts', root);
+
+/**
+ * Two closed lists reach the dashboard as plain strings: webhook event types (a GraphQL enum value
+ * cannot hold the dot of `payment.confirmed`, and the API sends them as webhooks do) and error codes
+ * (`extensions.code`). Their unions are written here from the server's one list of each
+ * (src/domain/webhooks/event-types.ts, the catalog in src/errors.ts): a map typed
+ * `Record<WebhookEventType, string>` fails `tsc -p dashboard` when the server gains a value.
+ */
+function writeServerLists(): void {
+  const union = (values: readonly string[]) => values.map((v) => `'${v}'`).join(' | ');
+  writeFileSync(
+    serverListsTarget,
+    [
+      '/* Written by dashboard/scripts/introspect.ts from the server\'s lists. */',
+      `export type WebhookEventType = ${union(WEBHOOK_EVENT_TYPES)};`,
+      `export type ErrorCode = ${union(Object.keys(errorCatalog))};`,
+      '',
+    ].join('\n'),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) writeIntrospection();

@@ -1,6 +1,28 @@
 import type { CombinedError } from '@urql/core';
+import type { ErrorCode } from './generated/server-lists.js';
+import { known, ROLE } from './labels.js';
 
-const BY_CODE: Record<string, string> = {
+/**
+ * The Persian sentence for each of the server's error codes, or null where the server's own message
+ * says more (it names the fields, the limit or the host). Typed over the catalog: a new code fails
+ * the typecheck until it is decided here.
+ */
+const BY_CODE: Record<ErrorCode, string | null> = {
+  invalid_json: null,
+  invalid_request: null,
+  merchant_credit_exhausted: null,
+  project_inactive: null,
+  merchant_inactive: null,
+  method_not_allowed: null,
+  request_timeout: null,
+  idempotency_conflict: null,
+  conflict: null,
+  payload_too_large: null,
+  unsupported_media_type: null,
+  callback_host_not_allowed: null,
+  headers_too_large: null,
+  internal_error: null,
+  no_card_available: null,
   unauthorized: 'نشست شما پایان یافته است؛ دوباره وارد شوید.',
   forbidden: 'نقش شما اجازهٔ این کار را نمی‌دهد.',
   not_found: 'پیدا نشد.',
@@ -26,8 +48,6 @@ export function errorDetails(error: CombinedError | undefined): Record<string, u
 }
 
 /** A sentence for the user: the catalog's Persian line, else the server's own message. */
-const ROLE_NAME: Record<string, string> = { owner: 'مالک', staff: 'کارمند', viewer: 'بیننده' };
-
 export function errorText(error: CombinedError | undefined): string | null {
   if (!error) return null;
   if (error.networkError) return 'ارتباط با سرور برقرار نشد؛ دوباره تلاش کنید.';
@@ -35,9 +55,11 @@ export function errorText(error: CombinedError | undefined): string | null {
   const code = errorCode(error);
   // The server names the role it saw: one changed by an owner since this page was opened shows here.
   const role = errorDetails(error).role;
-  if (code === 'forbidden' && typeof role === 'string' && ROLE_NAME[role]) {
-    return `نقش شما («${ROLE_NAME[role]}») اجازهٔ این کار را نمی‌دهد؛ مالک حساب می‌تواند نقش شما را تغییر دهد.`;
+  const roleName = typeof role === 'string' ? known(ROLE, role) : undefined;
+  if (code === 'forbidden' && roleName) {
+    return `نقش شما («${roleName}») اجازهٔ این کار را نمی‌دهد؛ مالک حساب می‌تواند نقش شما را تغییر دهد.`;
   }
-  if (code && BY_CODE[code]) return BY_CODE[code];
+  const sentence = code ? known(BY_CODE, code) : undefined;
+  if (sentence) return sentence;
   return first?.message ?? 'خطایی رخ داد.';
 }

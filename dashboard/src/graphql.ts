@@ -1,5 +1,5 @@
 import { initGraphQLTada } from 'gql.tada';
-import type { introspection } from './generated/graphql-env.js';
+import type { introspection, introspection_types } from './generated/graphql-env.js';
 
 /**
  * Every operation of the dashboard is written with this tag: gql.tada checks it against
@@ -13,3 +13,9 @@ export const graphql = initGraphQLTada<{
 }>();
 
 export type { ResultOf } from 'gql.tada';
+
+/**
+ * The values of one of the schema's enums. A map typed `Record<EnumOf<'PaymentStatus'>, string>`
+ * must name every value: when the schema gains one, `npm run typecheck` fails until it is labelled.
+ */
+export type EnumOf<Name extends keyof introspection_types> = introspection_types[Name] extends { enumValues: infer Values } ? Values : never;

@@ -1,6 +1,12 @@
-/** Persian words for the API's codes. */
+import type { WebhookEventType } from './generated/server-lists.js';
+import type { EnumOf } from './graphql.js';
 
-export const PAYMENT_STATUS: Record<string, string> = {
+/**
+ * Persian words for the API's codes. A map over one of the schema's enums is typed over it (and the
+ * event types over the server's list), so a new value fails the typecheck until it has its words.
+ */
+
+export const PAYMENT_STATUS: Record<EnumOf<'PaymentStatus'>, string> = {
   pending: 'در انتظار',
   confirmed: 'تأیید شده',
   expired: 'منقضی',
@@ -8,7 +14,7 @@ export const PAYMENT_STATUS: Record<string, string> = {
   rejected: 'رد شده',
 };
 
-export const MESSAGE_STATUS: Record<string, string> = {
+export const MESSAGE_STATUS: Record<EnumOf<'BankMessageStatus'>, string> = {
   needs_review: 'نیازمند بررسی',
   unmatched: 'بدون پرداخت',
   matched: 'تطبیق‌یافته',
@@ -30,31 +36,34 @@ export const REVIEW_REASON: Record<string, string> = {
   payer_reported_no_deposit: 'پرداخت‌کننده واریز را گزارش داده ولی پیامکی نیامده',
 };
 
-export const CANDIDATE_REASON: Record<string, string> = {
+export const CANDIDATE_REASON: Record<EnumOf<'CandidateReason'>, string> = {
   exact: 'همان مبلغ نهایی',
   base_amount: 'مبلغ بدون کد',
   unit_slip: 'اشتباه تومان و ریال',
   near_amount: 'مبلغ نزدیک',
 };
 
-export const DELIVERY_STATUS: Record<string, string> = {
+export const DELIVERY_STATUS: Record<EnumOf<'WebhookDeliveryStatus'>, string> = {
   pending: 'در صف',
   succeeded: 'رسید',
   failed: 'ناموفق',
 };
 
-export const EVENT_TYPE: Record<string, string> = {
+export const EVENT_TYPE: Record<WebhookEventType, string> = {
   'payment.confirmed': 'تأیید پرداخت',
   'payment.expired': 'انقضای پرداخت',
   'payment.rejected': 'رد پرداخت',
   'payment.canceled': 'لغو پرداخت',
   'payment.refunded': 'ثبت بازپرداخت',
   'payment.review_required': 'نیاز به بررسی',
+  'bank_message.needs_review': 'واریز نیازمند بررسی',
   'device.offline': 'قطع گوشی',
   'device.online': 'وصل شدن گوشی',
 };
 
-export const ACTOR_KIND: Record<string, string> = {
+export const ROLE: Record<EnumOf<'UserRole'>, string> = { owner: 'مالک', staff: 'کارمند', viewer: 'بیننده' };
+
+export const ACTOR_KIND: Record<EnumOf<'AuditActorKind'>, string> = {
   merchant_key: 'کلید پذیرنده',
   project_key: 'کلید پروژه',
   user: 'کاربر',
@@ -68,5 +77,9 @@ export const LEDGER_KIND: Record<string, string> = {
   adjustment: 'اصلاح',
 };
 
-export const label = (table: Record<string, string>, code: string | null | undefined): string =>
-  code == null ? '—' : (table[code] ?? code);
+/** The words for a code, or undefined for one the table does not know (sent by a newer server). */
+export const known = <V>(table: Readonly<Record<string, V>>, code: string): V | undefined =>
+  Object.hasOwn(table, code) ? table[code] : undefined;
+
+export const label = (table: Readonly<Record<string, string>>, code: string | null | undefined): string =>
+  code == null ? '—' : (known(table, code) ?? code);

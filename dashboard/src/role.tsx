@@ -1,11 +1,13 @@
 import { createContext, useContext } from 'react';
+import type { EnumOf } from './graphql.js';
+import { ROLE } from './labels.js';
 
 /**
  * What the signed-in user may do (CONTRACT "Merchant users"): an owner everything, staff decide
  * exceptions, a viewer reads and exports. The server enforces it (403 forbidden); the pages only
  * leave out what the role cannot use. No user (a merchant key) counts as an owner.
  */
-export type Role = 'owner' | 'staff' | 'viewer';
+export type Role = EnumOf<'UserRole'>;
 export const RoleContext = createContext<Role | null>(null);
 
 export function useRole(): { role: Role | null; canDecide: boolean; isOwner: boolean } {
@@ -13,15 +15,13 @@ export function useRole(): { role: Role | null; canDecide: boolean; isOwner: boo
   return { role, canDecide: role !== 'viewer', isOwner: role === null || role === 'owner' };
 }
 
-const ROLE_NAME: Record<Role, string> = { owner: 'مالک', staff: 'کارمند', viewer: 'بیننده' };
-
 /** Why a page shows no decision forms: a viewer reads and exports only. */
 export function ReadOnlyNote() {
   const { role } = useRole();
   if (role !== 'viewer') return null;
   return (
     <p className="muted" id="read-only-note">
-      نقش شما «{ROLE_NAME[role]}» است: می‌توانید ببینید و خروجی بگیرید؛ تصمیم دربارهٔ پرداخت‌ها و واریزها با مالک یا کارمند است.
+      نقش شما «{ROLE[role]}» است: می‌توانید ببینید و خروجی بگیرید؛ تصمیم دربارهٔ پرداخت‌ها و واریزها با مالک یا کارمند است.
     </p>
   );
 }
@@ -32,7 +32,7 @@ export function OwnerOnlyNote() {
   if (isOwner || !role) return null;
   return (
     <p className="muted" id="owner-only-note">
-      نقش شما «{ROLE_NAME[role]}» است: این بخش را می‌بینید؛ تغییر آن با مالک حساب است.
+      نقش شما «{ROLE[role]}» است: این بخش را می‌بینید؛ تغییر آن با مالک حساب است.
     </p>
   );
 }

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faDigits } from '../format.js';
+import { ROLE } from '../labels.js';
 import { useRole, type Role } from '../role.js';
 import { useTitle } from '../router.js';
 import { MIN_PASSWORD } from '../session.js';
@@ -94,7 +95,6 @@ const ROLES: [Role, string][] = [
   ['staff', 'کارمند: خواندن و تصمیم دربارهٔ استثناها'],
   ['viewer', 'بیننده: فقط خواندن و خروجی'],
 ];
-const ROLE_NAME: Record<Role, string> = { owner: 'مالک', staff: 'کارمند', viewer: 'بیننده' };
 
 type User = ResultOf<typeof Users>['users'][number];
 
@@ -108,7 +108,7 @@ function UserItem({ user, self, manage }: { user: User; self: boolean; manage: b
     <li className="row" data-user-id={user.id} data-role={user.role}>
       <div className="row-main">
         <strong dir="ltr">{user.email}</strong>
-        <span className="tag">{ROLE_NAME[user.role]}</span>
+        <span className="tag">{ROLE[user.role]}</span>
         {self && <span className="tag">شما</span>}
         {!user.passwordSet && <span className="status status-pending">گذرواژه تعیین نشده</span>}
       </div>
@@ -121,7 +121,7 @@ function UserItem({ user, self, manage }: { user: User; self: boolean; manage: b
           <select id={selectId} value={user.role} disabled={updated.fetching} onChange={(e) => void update({ id: user.id, role: e.target.value as Role })}>
             {ROLES.map(([code]) => (
               <option key={code} value={code}>
-                {ROLE_NAME[code]}
+                {ROLE[code]}
               </option>
             ))}
           </select>

@@ -7,7 +7,12 @@ export type DeviceEventType = (typeof DEVICE_EVENT_TYPES)[number];
 export const MESSAGE_EVENT_TYPES = ['bank_message.needs_review'] as const;
 export type MessageEventType = (typeof MESSAGE_EVENT_TYPES)[number];
 
-/** Every event an endpoint can opt into; the migration's CHECK on webhook_endpoints.events lists the same. */
+/**
+ * Every event an endpoint can receive: the one list the GraphQL descriptions, the endpoint's
+ * validation and the dashboard's labels (its generated `WebhookEventType`) derive from. The
+ * migrations' CHECKs on webhook_endpoints.events and events.type state it again;
+ * test/webhooks/event-types.test.ts holds them equal.
+ */
 export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...DEVICE_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -17,6 +22,9 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
  * are opt-in.
  */
 export const DEFAULT_ENDPOINT_EVENTS: readonly WebhookEventType[] = [...FINAL_EVENT_TYPES, 'payment.refunded'];
+
+/** The event types an endpoint receives only when its merchant lists them. */
+export const OPT_IN_EVENTS = WEBHOOK_EVENT_TYPES.filter((type) => !DEFAULT_ENDPOINT_EVENTS.includes(type));
 
 export function subscribes(endpoint: { events: string[] }, type: string): boolean {
   return endpoint.events.includes(type);

@@ -5,7 +5,7 @@ import { createLinkPayment, getPublicLink, type LinkPaymentView } from '../../do
 import type { Event } from '../../generated/prisma/client.js';
 import { isAppError } from '../../errors.js';
 import { builder } from '../builder.js';
-import type { PaymentStatus as PaymentStatusName } from '../../domain/payments/types.js';
+import { EVENT_TYPES, type PaymentStatus as PaymentStatusName } from '../../domain/payments/types.js';
 import { Currency, PaymentStatus } from './payment.js';
 
 
@@ -175,7 +175,7 @@ const PaymentEvent = builder.objectRef<Event>('PaymentEvent').implement({
   description: 'A payment reaching a final state (the same events webhooks carry).',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'The event UUID.' }),
-    type: t.exposeString('type', { description: 'payment.confirmed, payment.expired, payment.rejected, payment.canceled, payment.refunded or payment.review_required.' }),
+    type: t.exposeString('type', { description: `One of ${EVENT_TYPES.join(', ')}.` }),
     // Only payment events are streamed here; a bank message's event (no payment) never is.
     paymentId: t.id({ description: 'The payment UUID.', resolve: (e) => e.paymentId! }),
     createdAt: t.expose('createdAt', { description: 'When the event happened.', type: 'DateTime' }),

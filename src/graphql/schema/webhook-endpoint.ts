@@ -1,4 +1,5 @@
 import { rotateWebhookSecret, setWebhookEndpoint, webhookEndpointOf } from '../../domain/webhooks/endpoints.js';
+import { DEFAULT_ENDPOINT_EVENTS, OPT_IN_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/event-types.js';
 import { recentSuccess } from '../../domain/webhooks/health.js';
 import { builder } from '../builder.js';
 
@@ -8,7 +9,7 @@ builder.prismaObject('WebhookEndpoint', {
     id: t.exposeID('id', { description: 'The endpoint UUID.' }),
     projectId: t.exposeID('projectId', { description: 'The project UUID.' }),
     url: t.exposeString('url', { description: 'The URL deliveries are POSTed to.' }),
-    events: t.exposeStringList('events', { description: 'The event types it receives: payment.confirmed, payment.expired, payment.rejected, payment.canceled, payment.refunded (the default), and the opt-in payment.review_required, bank_message.needs_review, device.offline, device.online.' }),
+    events: t.exposeStringList('events', { description: `The event types it receives: ${DEFAULT_ENDPOINT_EVENTS.join(', ')} (the default), and the opt-in ${OPT_IN_EVENTS.join(', ')}.` }),
     active: t.exposeBoolean('active', { description: 'Whether deliveries are sent; false once disabled for failing, until setWebhookEndpoint re-enables it.' }),
     failingSince: t.expose('failingSince', {
       type: 'DateTime',
@@ -75,7 +76,7 @@ builder.mutationFields((t) => ({
       url: t.arg.string({ description: 'https URL (http for sandbox projects).', required: true }),
       events: t.arg.stringList({
         description:
-          'The event types to receive, any of payment.confirmed, payment.expired, payment.rejected, payment.canceled, payment.refunded, payment.review_required, bank_message.needs_review, device.offline, device.online. Left out: a new endpoint gets the default set (the four final payment events and payment.refunded), an existing one keeps its list.',
+          `The event types to receive, any of ${WEBHOOK_EVENT_TYPES.join(', ')}. Left out: a new endpoint gets the default set (the four final payment events and payment.refunded), an existing one keeps its list.`,
       }),
     },
     resolve: async (_root, { projectId, url, events }, ctx) => {
