@@ -33,6 +33,8 @@ export const errorCatalog = {
 export type ErrorCode = keyof typeof errorCatalog;
 export type ErrorDetails = Record<string, unknown>;
 export type FieldError = { field: string; message: string };
+/** Why a decision is refused in the state it found, as a pure check states it: the caller throws it as an AppError. */
+export type Refusal = { code: ErrorCode; message: string; details: ErrorDetails };
 
 const defaultMessages: Record<ErrorCode, string> = {
   invalid_json: 'The request body is not valid JSON.',

@@ -1,8 +1,11 @@
 import { Router } from 'express';
-import { cancelCheckout, getCheckout, reportCheckoutPayment } from '../domain/checkout/checkout.js';
+import { getCheckout, reportCheckoutPayment } from '../domain/checkout/checkout.js';
 import type { Deps } from '../domain/deps.js';
 import type { CheckoutView } from '../domain/checkout/view.js';
 import { createLinkPayment, getPublicLink, type LinkPaymentView } from '../domain/links/public.js';
+import { cancelCheckout } from '../operations/cancel-checkout.js';
+import { httpVia } from '../operations/operation.js';
+import { runOperation } from '../operations/run.js';
 import { handle } from './handle.js';
 import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
 
@@ -28,8 +31,10 @@ export function checkoutRoutes(deps: Deps): Router {
     '/checkout/:token/cancel',
     handle(deps, {
       auth: ANYONE,
-      run: (_a, { params, body, headers }) =>
-        keyedRoute(restKey(headers, '/checkout/{token}/cancel', null, body), viewAnswer, (idem) => cancelCheckout(deps, params.token!, idem)),
+      run: (actor, { params, body, headers }) =>
+        keyedRoute(restKey(headers, '/checkout/{token}/cancel', null, body), viewAnswer, (idem) =>
+          runOperation(deps, cancelCheckout, actor, { id: params.token! }, { via: httpVia(actor), idem }),
+        ),
     }),
   );
   // The contract's shape exactly; the link's unit (`currency`) is for its page and GraphQL.

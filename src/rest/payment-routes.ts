@@ -1,11 +1,14 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
-import { rejectPayment, verifyPayment } from '../domain/payments/actions.js';
+import { verifyPayment } from '../domain/payments/actions.js';
 import { createPayment, createPaymentIdempotently } from '../domain/payments/create-payment.js';
 import { getPayment, listPayments } from '../domain/payments/queries.js';
 import { checkoutUrl } from '../domain/payments/fields.js';
 import type { PaymentRow } from '../domain/payments/types.js';
 import { paymentRecord, verifyResult } from '../presenters/payment.js';
+import { httpVia } from '../operations/operation.js';
+import { rejectPayment } from '../operations/reject-payment.js';
+import { runOperation } from '../operations/run.js';
 import { handle, RawJson } from './handle.js';
 import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
 
@@ -67,7 +70,7 @@ export function paymentRoutes(deps: Deps): Router {
         return keyedRoute(
           restKey(headers, '/payments/{id}/reject', params.id!, body),
           (p: PaymentRow) => jsonAnswer(200, paymentRecord(p)),
-          (idem) => rejectPayment(deps, actor, params.id!, reason, idem),
+          (idem) => runOperation(deps, rejectPayment, actor, { id: params.id!, body: { reason } }, { via: httpVia(actor), idem }),
         );
       },
     }),

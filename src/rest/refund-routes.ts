@@ -1,6 +1,9 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
-import { listRefunds, recordRefund, type RecordedRefund } from '../domain/refunds/refunds.js';
+import { listRefunds, type RecordedRefund } from '../domain/refunds/refunds.js';
+import { httpVia } from '../operations/operation.js';
+import { refundPayment } from '../operations/refund-payment.js';
+import { runOperation } from '../operations/run.js';
 import { refundRecord } from '../presenters/refund.js';
 import { handle } from './handle.js';
 import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
@@ -22,7 +25,7 @@ export function refundRoutes(deps: Deps): Router {
         keyedRoute(
           restKey(headers, '/payments/{id}/refunds', params.id!, body),
           (r: RecordedRefund) => jsonAnswer(201, refundRecord(r.refund)),
-          (idem) => recordRefund(deps, actor, params.id!, body, idem),
+          (idem) => runOperation(deps, refundPayment, actor, { id: params.id!, body }, { via: httpVia(actor), idem }),
         ),
     }),
   );

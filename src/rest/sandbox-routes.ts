@@ -1,7 +1,9 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { paymentRecord } from '../presenters/payment.js';
-import { simulateDeposit, type Simulation } from '../flows/simulate-deposit.js';
+import { httpVia } from '../operations/operation.js';
+import { runOperation } from '../operations/run.js';
+import { simulateDeposit, type Simulation } from '../operations/simulate-deposit.js';
 import { handle } from './handle.js';
 import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
 
@@ -21,7 +23,7 @@ export function sandboxRoutes(deps: Deps): Router {
         keyedRoute(
           restKey(headers, '/sandbox/deposits', null, body),
           (r: Simulation) => jsonAnswer(200, simulationRecord(r)),
-          (idem) => simulateDeposit(deps, actor, body, idem),
+          (idem) => runOperation(deps, simulateDeposit, actor, { body }, { via: httpVia(actor), idem }),
         ),
     }),
   );

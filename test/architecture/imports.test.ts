@@ -9,12 +9,14 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 // Presenters render domain rows for the doors (REST JSON, verify results): below every door, above
-// the flows and the domain, which return rows and never render (docs/architecture.md).
-type Layer = 'door' | 'presenter' | 'flow' | 'domain' | 'infrastructure';
-const RANK: Record<Layer, number> = { door: 4, presenter: 3, flow: 2, domain: 1, infrastructure: 0 };
+// the flows and the domain, which return rows and never render (docs/architecture.md). Operations
+// (src/operations: the merchant's decisions and their runner) stand beside the flows.
+type Layer = 'door' | 'presenter' | 'operation' | 'flow' | 'domain' | 'infrastructure';
+const RANK: Record<Layer, number> = { door: 4, presenter: 3, operation: 2, flow: 2, domain: 1, infrastructure: 0 };
 
 function layerOf(file: string): Layer {
   if (file.startsWith('src/presenters/')) return 'presenter';
+  if (file.startsWith('src/operations/')) return 'operation';
   if (file.startsWith('src/flows/')) return 'flow';
   if (file.startsWith('src/domain/')) return 'domain';
   // src/runtime.ts and src/main.ts compose every layer (the composition root): doors.
@@ -137,8 +139,8 @@ describe('the structure drawn from the imports', () => {
 // docs/architecture.md "Data access": inside the domain, Prisma's typed client for ordinary reads
 // and writes; SQL text only in a concern's store, each statement a named function.
 describe('one way to reach the database inside the domain', () => {
-  it('sends SQL text only from a store (src/domain/<concern>/store/): elsewhere in the domain and the flows, Prisma only', () => {
-    const domain = files.filter((f) => /^src\/(domain|flows)\//.test(f));
+  it('sends SQL text only from a store (src/domain/<concern>/store/): elsewhere in the domain, the flows and the operations, Prisma only', () => {
+    const domain = files.filter((f) => /^src\/(domain|flows|operations)\//.test(f));
     expect(domain.filter(inStore).length).toBeGreaterThan(10);
     const outside = domain.filter((f) => !inStore(f)).flatMap((f) => {
       const code = codeOf(f);

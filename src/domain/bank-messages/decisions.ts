@@ -1,16 +1,11 @@
-import { z } from 'zod';
 import type { Tx } from '../../db/prisma.js';
-import { AppError } from '../../errors.js';
+import { AppError, type Refusal } from '../../errors.js';
 import type { BankMessage, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../auth/actor.js';
-import { callerScope, requireDecider } from '../auth/scope.js';
-import { recordAudit } from '../audit/audit.js';
-import type { Deps } from '../deps.js';
-import { decide, type Answer, type Idempotent } from '../payments/idempotency.js';
-import { parseInput, uuidSchema } from '../validation.js';
+import { callerScope } from '../auth/scope.js';
+import { uuidSchema } from '../validation.js';
 import { trustMessage } from './store/evidence.js';
 import { lockMessageRow } from './store/messages.js';
-import { releaseReviewFlags } from '../matching/review-flags.js';
 import { DECIDABLE_STATUSES } from './messages.js';
 
 /**
@@ -37,34 +32,44 @@ export async function lockVisibleMessage(tx: Tx, actor: Actor, id: string): Prom
   return message;
 }
 
-/** The merchant's decision that a message needs nothing more (no payment to confirm for it). */
-export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown): Promise<BankMessage>;
-export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown, idem: Idempotent<BankMessage> | undefined): Promise<BankMessage | Answer>;
-export async function dismissBankMessage(deps: Deps, actor: Actor, id: string, note: unknown, idem?: Idempotent<BankMessage>): Promise<BankMessage | Answer> {
-  callerScope(actor);
-  requireDecider(actor);
-  const checkedNote = parseInput(z.string().trim().max(500, 'must be at most 500 characters').nullish(), note) ?? null;
-  return decide(deps, actor, idem, async (tx) => {
-    const message = await lockVisibleMessage(tx, actor, id);
-    if (!(DECIDABLE_STATUSES as readonly string[]).includes(message.status)) {
-      throw new AppError('invalid_state', `Only messages that are ${DECIDABLE_STATUSES.join(', ')} can be dismissed.`, { status: message.status });
-    }
-    const dismissed = await tx.bankMessage.update({
-      where: { id: message.id },
-      data: { status: 'dismissed', reviewReason: null, decisionNote: checkedNote, decidedAt: new Date(), statusReason: 'Dismissed by the merchant.' },
-    });
-    await releaseReviewFlags(tx, message);
-    await recordAudit(tx, actor, {
-      action: 'bank_message.dismissed',
-      subjectType: 'bank_message',
-      subjectId: message.id,
-      projectId: message.projectId,
-      merchantId: message.merchantId,
-      note: checkedNote,
-      changes: { status: { from: message.status, to: 'dismissed' } },
-    });
-    return dismissed;
+/**
+ * The merchant's attach (src/operations/attach-deposit.ts): the message is the payment's money. A
+ * deposit held for its balance becomes the card's new chain reference (under its chain lock).
+ */
+export async function markAttached(
+  tx: Tx,
+  message: { id: string; cardId: string | null; evidenceProblem: string | null },
+  payment: { id: string; projectId: string; cardId: string },
+  note: string | null,
+): Promise<void> {
+  await tx.bankMessage.update({
+    where: { id: message.id },
+    data: {
+      status: 'matched',
+      statusReason: `Attached by the merchant to payment ${payment.id}.`,
+      reviewReason: null,
+      paymentId: payment.id,
+      projectId: payment.projectId,
+      cardId: message.cardId ?? payment.cardId,
+      decisionNote: note,
+      decidedAt: new Date(),
+    },
   });
+  if (message.evidenceProblem === 'balance_mismatch') await trustMessage(tx, message.id);
+}
+
+/** The merchant's word that a message needs nothing more (no payment to confirm for it). */
+export function markDismissed(tx: Tx, messageId: string, note: string | null): Promise<BankMessage> {
+  return tx.bankMessage.update({
+    where: { id: messageId },
+    data: { status: 'dismissed', reviewReason: null, decisionNote: note, decidedAt: new Date(), statusReason: 'Dismissed by the merchant.' },
+  });
+}
+
+/** A message's status the merchant may still dismiss: refused (409 `invalid_state`) otherwise. */
+export function dismissRefusal(message: { status: string }): Refusal | null {
+  if ((DECIDABLE_STATUSES as readonly string[]).includes(message.status)) return null;
+  return { code: 'invalid_state', message: `Only messages that are ${DECIDABLE_STATUSES.join(', ')} can be dismissed.`, details: { status: message.status } };
 }
 
 /**

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import type { Deps } from '../deps.js';
 import { checkoutKeyScope, underKey, type Answer, type Idempotent } from '../payments/idempotency.js';
-import { applyTransition, lockPayment } from '../payments/transitions.js';
+import { lockPayment } from '../payments/transitions.js';
 import { cardLast4Schema, latinDigits, parseInput, phoneSchema } from '../validation.js';
 import { checkoutSourceByToken } from '../payments/store/checkout-view.js';
 import { checkoutView, type CheckoutView } from './view.js';
@@ -61,17 +61,6 @@ export async function reportCheckoutPayment(deps: Deps, token: string, input: un
       },
     });
     await notifyPaymentChanged(tx, payment);
-    return loadView(tx, payment.id);
-  });
-}
-
-/** The payer gives up: pending → canceled (event payment.canceled; the reserved fee is released). */
-export async function cancelCheckout(deps: Deps, token: string): Promise<CheckoutView>;
-export async function cancelCheckout(deps: Deps, token: string, idem: Idempotent<CheckoutView> | undefined): Promise<CheckoutView | Answer>;
-export async function cancelCheckout(deps: Deps, token: string, idem?: Idempotent<CheckoutView>): Promise<CheckoutView | Answer> {
-  return checkoutDecision(deps, token, idem, async (tx, paymentId) => {
-    const payment = await lockPayment(tx, paymentId);
-    await applyTransition(tx, deps.jobs, payment, 'cancel');
     return loadView(tx, payment.id);
   });
 }

@@ -1,6 +1,4 @@
-import type { Tx } from '../../db/prisma.js';
-import type { Actor } from '../auth/actor.js';
-import { recordAudit } from '../audit/audit.js';
+import type { AuditInput } from '../audit/audit.js';
 import { changesOf } from '../audit/changes.js';
 import type { PaymentRow } from './types.js';
 
@@ -15,14 +13,10 @@ export type PaymentDecision =
   | 'payment.refunded'
   | 'payment.review_dismissed';
 
-/** One audit event for a merchant's decision on a payment, in the decision's transaction. */
-export async function auditPaymentDecision(tx: Tx, actor: Actor, action: PaymentDecision, before: PaymentRow, after: PaymentRow, note: string | null): Promise<void> {
-  await recordAudit(tx, actor, {
-    action,
-    subjectType: 'payment',
-    subjectId: after.id,
-    projectId: after.projectId,
-    note,
-    changes: changesOf(before, after, DECIDED_FIELDS),
-  });
+/**
+ * The audit event of a merchant's decision on a payment, from the row before and after it. An
+ * operation returns it; the runner (src/operations/run.ts) records it in the decision's transaction.
+ */
+export function paymentDecisionAudit(action: PaymentDecision, before: PaymentRow, after: PaymentRow, note: string | null): AuditInput {
+  return { action, subjectType: 'payment', subjectId: after.id, projectId: after.projectId, note, changes: changesOf(before, after, DECIDED_FIELDS) };
 }

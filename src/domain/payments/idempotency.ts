@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { decisionTransaction, type Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import type { Actor } from '../auth/actor.js';
-import type { Deps } from '../deps.js';
 import { readIdempotencyKey, storeIdempotencyKey, tryLockIdempotencyKey, type KeyDb } from './store/idempotency-keys.js';
 
 /**
@@ -130,15 +128,4 @@ export async function underKey<T>(db: KeyDb, scope: string, idem: Idempotent<T>,
   const answer = idem.render(await run());
   await storeIdempotentAnswer(db, scope, idem, answer);
   return answer;
-}
-
-/**
- * The one transaction of a merchant's decision (attach, confirm by hand, reject, dismiss, refunds):
- * `decisionTransaction`, holding also the key's claim and the stored answer when the caller sent a
- * key, in the caller's key space. Without a key, the decision's result; with one, the door's answer.
- */
-export function decide<T>(deps: Deps, actor: Actor, idem: Idempotent<T> | undefined, run: (tx: Tx) => Promise<T>): Promise<T | Answer> {
-  if (!idem) return decisionTransaction(deps.prisma, run);
-  const scope = keyScope(actor);
-  return decisionTransaction(deps.prisma, (tx) => underKey(tx, scope, idem, () => run(tx)));
 }

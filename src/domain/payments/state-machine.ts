@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { AppError } from '../../errors.js';
+import { AppError, type Refusal } from '../../errors.js';
 import type { FINAL_EVENT_TYPES, PaymentStatus } from './types.js';
 
 /**
@@ -155,7 +155,13 @@ export function isSettled(p: { status: string; lateUntil: Date }, now: Date): bo
   return p.status !== 'expired' || now.getTime() > p.lateUntil.getTime();
 }
 
-export function checkTransition(p: Subject, name: TransitionName, now: Date): void {
+/** A transition refused at `now`, as the error the caller gets (409 `invalid_state`); null when it is allowed. */
+export function transitionRefusal(p: Subject, name: TransitionName, now: Date): Refusal | null {
   const why = refusal(p, name, now);
-  if (why) throw new AppError('invalid_state', `Cannot ${name} this payment: ${why}.`, { status: p.status });
+  return why ? { code: 'invalid_state', message: `Cannot ${name} this payment: ${why}.`, details: { status: p.status } } : null;
+}
+
+export function checkTransition(p: Subject, name: TransitionName, now: Date): void {
+  const refused = transitionRefusal(p, name, now);
+  if (refused) throw new AppError(refused.code, refused.message, refused.details);
 }

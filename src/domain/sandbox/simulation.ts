@@ -1,9 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Tx } from '../../db/prisma.js';
+import type { Db, Tx } from '../../db/prisma.js';
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { ActorOf } from '../auth/actor.js';
-import type { Deps } from '../deps.js';
 import { amountClaimed } from '../payments/store/holds.js';
 import type { PaymentRow } from '../payments/types.js';
 import { amountSchema } from '../banking/currency.js';
@@ -36,9 +35,9 @@ export const simulateInput = z
   });
 
 /** The payment a simulation is for: by id or token, within the caller's project; both must name the same one. */
-export async function findTarget(deps: Deps, projectId: string, paymentId?: string, token?: string): Promise<PaymentRow> {
-  const byId = paymentId ? await deps.prisma.payment.findFirst({ where: { id: paymentId, projectId } }) : null;
-  const byToken = token ? await deps.prisma.payment.findFirst({ where: { token, projectId } }) : null;
+export async function findTarget(db: Db, projectId: string, paymentId?: string, token?: string): Promise<PaymentRow> {
+  const byId = paymentId ? await db.payment.findFirst({ where: { id: paymentId, projectId } }) : null;
+  const byToken = token ? await db.payment.findFirst({ where: { token, projectId } }) : null;
   if ((paymentId && !byId) || (token && !byToken)) throw AppError.notFound('Payment');
   if (byId && byToken && byId.id !== byToken.id) {
     throw AppError.invalid([{ field: 'token', message: 'names a different payment than paymentId' }]);
@@ -47,15 +46,15 @@ export async function findTarget(deps: Deps, projectId: string, paymentId?: stri
 }
 
 /** An amount that no live hold in the scope and no pending payment's base amount can claim. */
-async function unclaimedAmount(deps: Deps, scope: string, payment: PaymentRow): Promise<bigint> {
+async function unclaimedAmount(db: Db, scope: string, payment: PaymentRow): Promise<bigint> {
   for (let step = 1n; ; step++) {
     const candidate = payment.amountFinal + 100_000n * step + 7n;
-    if (!(await amountClaimed(deps.prisma, scope, candidate))) return candidate;
+    if (!(await amountClaimed(db, scope, candidate))) return candidate;
   }
 }
 
 /** The deposit amount each outcome simulates. */
-export async function simulatedAmount(deps: Deps, data: z.output<typeof simulateInput>, target: PaymentRow, scope: string): Promise<bigint> {
+export async function simulatedAmount(db: Db, data: z.output<typeof simulateInput>, target: PaymentRow, scope: string): Promise<bigint> {
   switch (data.outcome) {
     case 'match':
     case 'duplicate':
@@ -64,7 +63,7 @@ export async function simulatedAmount(deps: Deps, data: z.output<typeof simulate
     case 'base_amount':
       return target.amountRequested;
     case 'wrong_amount':
-      return unclaimedAmount(deps, scope, target);
+      return unclaimedAmount(db, scope, target);
     case 'unit_slip':
       // The payer sent toman: a tenth of the rials.
       return target.amountFinal / 10n;

@@ -1,8 +1,11 @@
-import { dismissBankMessage, visibleMessages } from '../../domain/bank-messages/decisions.js';
+import { visibleMessages } from '../../domain/bank-messages/decisions.js';
 import { MESSAGE_STATUSES } from '../../domain/bank-messages/messages.js';
-import { simulateDeposit, type Simulation } from '../../flows/simulate-deposit.js';
 import { SIM_OUTCOMES } from '../../domain/sandbox/simulation.js';
 import { readPrisma } from '../../domain/reports/read-pool.js';
+import { dismissDeposit } from '../../operations/dismiss-deposit.js';
+import { httpVia } from '../../operations/operation.js';
+import { runOperation } from '../../operations/run.js';
+import { simulateDeposit, type Simulation } from '../../operations/simulate-deposit.js';
 import { builder } from '../builder.js';
 import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';
 import { pageWithinScope } from '../cursor-scope.js';
@@ -141,7 +144,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, { id, note, idempotencyKey }, ctx) => {
       const messageId = await decided(idempotencyKey, 'dismissBankMessage', String(id), { note }, (m: { id: string }) => m.id, (idem) =>
-        dismissBankMessage(ctx.deps, ctx.actor, String(id), note, idem),
+        runOperation(ctx.deps, dismissDeposit, ctx.actor, { id: String(id), body: { note } }, { via: httpVia(ctx.actor), idem }),
       );
       return ctx.deps.prisma.bankMessage.findUniqueOrThrow({ ...query, where: { id: messageId } });
     },
@@ -163,7 +166,9 @@ builder.mutationFields((t) => ({
         payerCardLast4: input.payerCardLast4 ?? undefined,
       };
       const shape = (r: Simulation): SimulationShape => ({ simulatedAmount: r.simulatedAmount.toString(), message: { id: r.message.id }, payment: { id: r.payment.id } });
-      return decided(idempotencyKey, 'simulateDeposit', null, data, shape, (idem) => simulateDeposit(ctx.deps, ctx.actor, data, idem));
+      return decided(idempotencyKey, 'simulateDeposit', null, data, shape, (idem) =>
+        runOperation(ctx.deps, simulateDeposit, ctx.actor, { body: data }, { via: httpVia(ctx.actor), idem }),
+      );
     },
   }),
 }));

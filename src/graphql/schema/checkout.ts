@@ -1,4 +1,7 @@
-import { cancelCheckout, getCheckout, reportCheckoutPayment } from '../../domain/checkout/checkout.js';
+import { getCheckout, reportCheckoutPayment } from '../../domain/checkout/checkout.js';
+import { cancelCheckout } from '../../operations/cancel-checkout.js';
+import { httpVia } from '../../operations/operation.js';
+import { runOperation } from '../../operations/run.js';
 import { checkoutStatusStream, paymentEventsStream, paymentUpdatedStream, StreamRefused } from '../../domain/checkout/streams.js';
 import type { CheckoutView } from '../../domain/checkout/view.js';
 import { createLinkPayment, getPublicLink, type LinkPaymentView } from '../../domain/links/public.js';
@@ -161,7 +164,7 @@ builder.mutationFields((t) => ({
     description: 'Public: the payer gives up; pending → canceled.',
     type: CheckoutViewRef,
     args: { token: t.arg.string({ description: 'The payment token.', required: true }) },
-    resolve: (_root, { token }, ctx) => cancelCheckout(ctx.deps, token),
+    resolve: (_root, { token }, ctx) => runOperation(ctx.deps, cancelCheckout, ctx.actor, { id: token }, { via: httpVia(ctx.actor) }),
   }),
   createLinkPayment: t.field({
     description: 'Public: starts a payment from a payment link.',

@@ -1,8 +1,12 @@
-import { attachBankMessage, type Attached } from '../../flows/attach-deposit.js';
-import { dismissPaymentReview } from '../../domain/payments/actions.js';
 import { CANDIDATE_REASONS } from '../../domain/matching/candidates.js';
 import { candidatesForMessage, candidatesForPayment, type MessageCandidate, type PaymentCandidate } from '../../domain/matching/find-candidates.js';
-import { recordRefund, refundBankMessage, type RecordedRefund, type RefundedMessage } from '../../domain/refunds/refunds.js';
+import type { RecordedRefund, RefundedMessage } from '../../domain/refunds/refunds.js';
+import { attachDeposit, type Attached } from '../../operations/attach-deposit.js';
+import { dismissPaymentReview } from '../../operations/dismiss-payment-review.js';
+import { httpVia } from '../../operations/operation.js';
+import { refundDeposit } from '../../operations/refund-deposit.js';
+import { refundPayment } from '../../operations/refund-payment.js';
+import { runOperation } from '../../operations/run.js';
 import { builder } from '../builder.js';
 import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';
 
@@ -131,7 +135,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, { id, note, idempotencyKey }, ctx) => {
       const paymentId = await decided(idempotencyKey, 'dismissPaymentReview', String(id), { note }, (p: { id: string }) => p.id, (idem) =>
-        dismissPaymentReview(ctx.deps, ctx.actor, String(id), note, idem),
+        runOperation(ctx.deps, dismissPaymentReview, ctx.actor, { id: String(id), body: { note } }, { via: httpVia(ctx.actor), idem }),
       );
       return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: paymentId } });
     },
@@ -151,7 +155,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const input = { messageId: String(args.messageId), paymentId: String(args.paymentId), acceptAmount: args.acceptAmount, note: args.note };
       const paymentId = await decided(args.idempotencyKey, 'attachBankMessage', input.messageId, input, (r: Attached) => r.payment.id, (idem) =>
-        attachBankMessage(ctx.deps, ctx.actor, input, idem),
+        runOperation(ctx.deps, attachDeposit, ctx.actor, { body: input }, { via: httpVia(ctx.actor), idem }),
       );
       return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: paymentId } });
     },
@@ -168,7 +172,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const input = given(args.input);
       const refundId = await decided(args.idempotencyKey, 'recordRefund', String(args.paymentId), input, (r: RecordedRefund) => r.refund.id, (idem) =>
-        recordRefund(ctx.deps, ctx.actor, String(args.paymentId), input, idem),
+        runOperation(ctx.deps, refundPayment, ctx.actor, { id: String(args.paymentId), body: input }, { via: httpVia(ctx.actor), idem }),
       );
       return ctx.deps.prisma.refund.findUniqueOrThrow({ ...query, where: { id: refundId } });
     },
@@ -185,7 +189,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       const input = given(args.input);
       const refundId = await decided(args.idempotencyKey, 'refundBankMessage', String(args.messageId), input, (r: RefundedMessage) => r.refund.id, (idem) =>
-        refundBankMessage(ctx.deps, ctx.actor, String(args.messageId), input, idem),
+        runOperation(ctx.deps, refundDeposit, ctx.actor, { id: String(args.messageId), body: input }, { via: httpVia(ctx.actor), idem }),
       );
       return ctx.deps.prisma.refund.findUniqueOrThrow({ ...query, where: { id: refundId } });
     },

@@ -1,4 +1,4 @@
-import { confirmPaymentManually, rejectPayment, verifyPayment, type Verification } from '../../domain/payments/actions.js';
+import { verifyPayment, type Verification } from '../../domain/payments/actions.js';
 import { createPayment } from '../../domain/payments/create-payment.js';
 import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
 import { checkoutUrl, paymentMetadata } from '../../domain/payments/fields.js';
@@ -7,6 +7,11 @@ import { readPrisma } from '../../domain/reports/read-pool.js';
 import type { Currency as CurrencyName } from '../../domain/banking/currency.js';
 import { isAppError } from '../../errors.js';
 import { verifyResult, type VerifyResult } from '../../presenters/payment.js';
+import { confirmPaymentByHand } from '../../operations/confirm-by-hand.js';
+import { confirmPaymentLate } from '../../operations/confirm-late.js';
+import { httpVia } from '../../operations/operation.js';
+import { rejectPayment } from '../../operations/reject-payment.js';
+import { runOperation } from '../../operations/run.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
 import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';
@@ -214,7 +219,7 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, { id, reason, idempotencyKey }, ctx) => {
       const paymentId = await decided(idempotencyKey, 'rejectPayment', String(id), { reason }, (p: { id: string }) => p.id, (idem) =>
-        rejectPayment(ctx.deps, ctx.actor, String(id), reason, idem),
+        runOperation(ctx.deps, rejectPayment, ctx.actor, { id: String(id), body: { reason } }, { via: httpVia(ctx.actor), idem }),
       );
       return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: paymentId } });
     },
@@ -232,7 +237,8 @@ builder.mutationFields((t) => ({
     },
     resolve: async (query, _root, { id, note, late, idempotencyKey }, ctx) => {
       const paymentId = await decided(idempotencyKey, 'confirmPaymentManually', String(id), { note, late }, (p: { id: string }) => p.id, (idem) =>
-        confirmPaymentManually(ctx.deps, ctx.actor, String(id), note, late, idem),
+        // `late` picks the verb: the late confirmation also reaches past the late window.
+        runOperation(ctx.deps, late ? confirmPaymentLate : confirmPaymentByHand, ctx.actor, { id: String(id), body: { note } }, { via: httpVia(ctx.actor), idem }),
       );
       return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id: paymentId } });
     },
