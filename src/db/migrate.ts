@@ -37,6 +37,7 @@ export const DEFINITIONS = [
   'src/domain/refunds/sql/refunds.sql',
   'src/domain/bank-messages/sql/refund_guard.sql',
   'src/domain/audit/sql/append_only.sql',
+  'src/domain/audit/sql/via_previous_release.sql',
   'src/domain/auth/sql/credential_changes.sql',
 ] as const;
 

@@ -11,7 +11,7 @@ import { createTestDatabase } from '../support/harness.js';
 // listed in DEFINITIONS); migrations write schema only (docs/architecture.md "SQL that owns a rule").
 
 /** The last migration that wrote function bodies: they are history, each now also in its definition file. */
-const BODIES_IN_MIGRATIONS_UNTIL = '20261129030000_idempotent_decisions';
+const BODIES_IN_MIGRATIONS_UNTIL = '20261129040000_audit_via';
 
 /** What a migration may leave as a function's body: a stub naming the definition file that replaces it. */
 const STUB = /^\s*BEGIN\s+RAISE\s+EXCEPTION\s+'defined in ([^']+)'\s*;\s*END;?\s*$/i;

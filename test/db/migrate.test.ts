@@ -108,7 +108,11 @@ describe('migration runner', () => {
       (await query<{ f: string }>(url, `select oid::regprocedure::text as f from pg_proc where proname in ('create_payment', 'insert_expiry_job') order by 1`)).map((r) => r.f);
     // That release's definitions: today's, less the files of functions a later migration creates
     // (with CREATE FUNCTION, from before trigger functions moved to their definition files).
-    const later = ['src/domain/credit/sql/credit_stripes.sql', 'src/domain/payments/sql/idempotency_keys_previous_release.sql'];
+    const later = [
+      'src/domain/credit/sql/credit_stripes.sql',
+      'src/domain/payments/sql/idempotency_keys_previous_release.sql',
+      'src/domain/audit/sql/via_previous_release.sql',
+    ];
     await migrate(url, dir, DEFINITIONS.filter((file) => !later.includes(file)));
     // That release's definition (src/domain/payments/sql/create_payment.sql before the sweep), its body
     // left out: the signature is what the drop finds.
