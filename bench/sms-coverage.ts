@@ -51,8 +51,8 @@ console.log('-'.repeat(78));
 console.log(line(total));
 console.log(`\nbanks: ${rows.length}; deposits read with the right amount: ${total.depositsRead}/${total.deposits}; non-deposits read as deposits: ${total.others - total.othersSafe}`);
 
-// The card rule (CONTRACT): a body that names no bank, from a sender no bank lists but that a card of its bank on the
-// phone vouches for, is read by that bank's parser first.
+// The card rule (docs/decisions.md "Evidence before money"): a body that names no bank, from a sender no bank lists but
+// that a card of its bank on the phone vouches for, is read by that bank's parser first.
 const VOUCHED = '+989121234567';
 const nameless = Object.entries(fixturesByBank).flatMap(([bank, fixtures]) => fixtures.filter((f) => f.senderOnly && f.expected).map((f) => ({ bank, f })));
 const byCard = nameless.filter(({ bank, f }) => {

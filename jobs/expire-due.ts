@@ -2,7 +2,7 @@ import type { Deps } from '../src/domain/deps.js';
 import { expireDuePayments } from '../src/domain/payments/expiry-batch.js';
 import { every, type Ticker } from '../src/queue/ticker.js';
 
-/** How often a worker process looks for payments past their deadline (CONTRACT: expired within 5 s). */
+/** How often a worker process looks for payments past their deadline (docs/integration.md "1. Create a payment": expired within 5 s). */
 const EXPIRY_SWEEP_MS = 500;
 
 /**

@@ -3,7 +3,7 @@ import type { EnumOf } from './graphql.js';
 import { ROLE } from './labels.js';
 
 /**
- * What the signed-in user may do (CONTRACT "Merchant users"): an owner everything, staff decide
+ * What the signed-in user may do (docs/dashboard.md "Users and roles"): an owner everything, staff decide
  * exceptions, a viewer reads and exports. The server enforces it (403 forbidden); the pages only
  * leave out what the role cannot use. No user (a merchant key) counts as an owner.
  */

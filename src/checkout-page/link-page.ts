@@ -6,7 +6,7 @@ import { documentShell } from './shell.js';
 
 export type PublicLink = Awaited<ReturnType<typeof getPublicLink>>;
 
-// The payer's amount when the link sets none: the gateway's own bounds (SPEC: 10,000 .. 1e9 rials).
+// The payer's amount when the link sets none: the gateway's own bounds (docs/integration.md "1. Create a payment": 10,000 .. 1e9 rials).
 const DEFAULT_MIN = '10000';
 const DEFAULT_MAX = '1000000000';
 

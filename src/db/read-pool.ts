@@ -47,7 +47,7 @@ type Options = {
 const DOWN: ReplicaState = { up: false, lagSeconds: null, streaming: false, checkedAt: 0 };
 
 /**
- * DATABASE_READ_URL: a streaming replica for reads that may lag (CONTRACT "Operations"; the rule is
+ * DATABASE_READ_URL: a streaming replica for reads that may lag (the rule is
  * in docs/operations.md "Read replica"). It has its own pool and a PrismaClient over it, and one
  * small connection that checks the replica every second; `usable` says whether reads may go there
  * now. Nothing here decides where a read goes: src/domain/reports/read-pool.ts does.

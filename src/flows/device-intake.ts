@@ -40,7 +40,7 @@ export async function receiveFromDevice(deps: Deps, device: Actor, body: unknown
   });
 }
 
-/** A backfill of SMS the phone missed or queued (CONTRACT "Devices"), the device seen meanwhile. */
+/** A backfill of SMS the phone missed or queued (docs/forwarders.md "5. Any other app, and missed SMS"), the device seen meanwhile. */
 export function receiveBackfillFromDevice(deps: Deps, device: Actor, body: unknown) {
   return seenWhile(deps, device, true, () => receiveBankMessageBatch(deps, device, body));
 }

@@ -86,10 +86,10 @@ const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
 /**
  * Parse, validation, coercion, armor (depth/cost/alias/tokens) and transport errors carry no
- * catalog code; they are the caller's mistake, so they get one (`invalid_request` mostly), as the
- * contract asks. A malformed request (a body that is not JSON) keeps its 400 even under
- * `Accept: application/json`: it is not a GraphQL-over-HTTP request at all. In production the
- * "Did you mean" hints, which map the schema for a stranger, are cut.
+ * catalog code; they are the caller's mistake, so they get one (`invalid_request` mostly): every
+ * error carries its code (docs/integration.md "7. Errors"). A malformed request (a body that is not
+ * JSON) keeps its 400 even under `Accept: application/json`: it is not a GraphQL-over-HTTP request
+ * at all. In production the "Did you mean" hints, which map the schema for a stranger, are cut.
  */
 export function toCatalogError(e: GraphQLError, production: boolean): GraphQLError {
   const message = production ? e.message.replace(SUGGESTION, '') : e.message;

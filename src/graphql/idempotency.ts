@@ -1,11 +1,11 @@
 import { Answer, keyedRequest, type Idempotent } from '../domain/payments/idempotency.js';
 
 /**
- * `idempotencyKey` on GraphQL decisions and refunds (CONTRACT "Exceptions"), the same mechanism as
- * REST's `Idempotency-Key` (docs/decisions.md "Idempotency keys for every decision"). What a key
- * stores for GraphQL is the id of the object the first call returned, not a rendered result: a
- * GraphQL answer is the caller's selection over a live graph (a retry may select other fields), so
- * a replay resolves the same object again, as it is now.
+ * `idempotencyKey` on GraphQL decisions and refunds (docs/integration.md "Idempotency"), the same
+ * mechanism as REST's `Idempotency-Key` (docs/decisions.md "Idempotency keys for every decision").
+ * What a key stores for GraphQL is the id of the object the first call returned, not a rendered
+ * result: a GraphQL answer is the caller's selection over a live graph (a retry may select other
+ * fields), so a replay resolves the same object again, as it is now.
  */
 
 export const IDEMPOTENCY_KEY_DESCRIPTION =

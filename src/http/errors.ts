@@ -4,8 +4,9 @@ import { AppError, errorBody } from '../errors.js';
 import type { Logger } from '../logger.js';
 
 /**
- * Writes the contract's envelope, with the headers some errors promise: Retry-After for any that
- * says when to come back (`rate_limited`, `unavailable`), Allow for `method_not_allowed`.
+ * Writes the API's error envelope (docs/integration.md "7. Errors"), with the headers some errors
+ * promise: Retry-After for any that says when to come back (`rate_limited`, `unavailable`), Allow
+ * for `method_not_allowed`.
  */
 export function sendError(res: Response, appError: AppError): void {
   const { retryAfterSeconds, allow } = appError.details;
@@ -14,7 +15,7 @@ export function sendError(res: Response, appError: AppError): void {
   res.status(appError.status).json(errorBody(appError));
 }
 
-/** Maps anything thrown to the contract's envelope; nothing internal leaks. */
+/** Maps anything thrown to the API's error envelope; nothing internal leaks. */
 export function errorMiddleware(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const appError = toAppError(err, (req as { log?: Logger }).log ?? log);

@@ -78,7 +78,7 @@ export function createMetrics() {
  * How far behind each sweep is (`overdueSeconds`), read on the primary at scrape time. The sweeps
  * run in worker processes only (jobs/expire-due.ts, jobs/end-late-windows.ts), so this is what shows
  * that none runs, or that one payment is stuck (src/domain/payments/sweeps.ts): the expiry's grows
- * past the contract's 5 s. NaN when the database did not answer.
+ * past the 5 s of docs/integration.md "1. Create a payment". NaN when the database did not answer.
  */
 function sweepGauges(registry: Registry, deps: Deps) {
   const gauges = [

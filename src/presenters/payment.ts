@@ -3,7 +3,7 @@ import type { PaymentRow } from '../domain/payments/types.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** SPEC 2.1, every field present (null when unset), amounts as digit strings, in spec order. */
+/** The payment record (OpenAPI `Payment`), every field present (null when unset), amounts as digit strings, in the document's order. */
 export function paymentRecord(p: PaymentRow) {
   return {
     id: p.id,
@@ -39,7 +39,7 @@ export function paymentRecord(p: PaymentRow) {
   };
 }
 
-/** SPEC 2.2. `alreadyVerified` is whether verify had seen it confirmed before this call. */
+/** Verify's answer (OpenAPI `VerifyResult`, docs/integration.md "5. Verify"). `alreadyVerified` is whether verify had seen it confirmed before this call. */
 export function verifyResult(p: PaymentRow, alreadyVerified: boolean) {
   return {
     id: p.id,

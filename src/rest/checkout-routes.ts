@@ -37,7 +37,7 @@ export function checkoutRoutes(deps: Deps): Router {
         ),
     }),
   );
-  // The contract's shape exactly; the link's unit (`currency`) is for its page and GraphQL.
+  // The OpenAPI document's `PaymentLink` exactly; the link's unit (`currency`) is for its page and GraphQL.
   router.get(
     '/links/:slug',
     handle(deps, {

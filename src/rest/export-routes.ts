@@ -18,8 +18,9 @@ function download(res: Response, exp: Awaited<ReturnType<typeof openExport>>): P
 }
 
 /**
- * Exports (CONTRACT "Exports and reports"): `GET /v1/exports/{payments,bank-messages,ledger}`,
- * CSV or XLSX, streamed from a database cursor at the pace the reader takes them.
+ * Exports (docs/dashboard.md "Exports"; docs/security.md "Exports (issue 20)"): `GET
+ * /v1/exports/{payments,bank-messages,ledger}`, CSV or XLSX, streamed from a database cursor at the
+ * pace the reader takes them.
  */
 export function exportRoutes(deps: Deps): Router {
   const router = Router();

@@ -4,7 +4,7 @@ import { jsonText } from '../http/json.js';
 import { RawJson } from './handle.js';
 
 /**
- * The `Idempotency-Key` of a REST `POST` that changes state (CONTRACT "Exceptions"), as the
+ * The `Idempotency-Key` of a REST `POST` that changes state (docs/integration.md "Idempotency"), as the
  * domain's keyed request: the route's pattern and its target name the operation, so the same key on
  * another route or another payment is a conflict, never the other request's answer.
  */

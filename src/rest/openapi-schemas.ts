@@ -28,7 +28,7 @@ const status = described('The payment’s state.', { type: 'string', enum: [...P
 const currency = (description: string) => str(description, { enum: [...CURRENCIES] });
 
 /**
- * The `Idempotency-Key` header of every POST that changes state (CONTRACT "Exceptions"; one
+ * The `Idempotency-Key` header of every POST that changes state (docs/integration.md "Idempotency"; one
  * mechanism, src/domain/payments/idempotency.ts): `what` says what a retry is kept from doing twice.
  */
 export const idempotencyKeyHeader = (what: string): Schema => ({

@@ -9,9 +9,9 @@ import { handle } from './handle.js';
 import { jsonAnswer, keyedRoute, restKey } from './idempotency.js';
 
 /**
- * Refunds of a payment (CONTRACT "Exceptions"): records of money the merchant paid back from their
- * bank. A project key for its project's payments; the merchant key for any of its projects'
- * (deciding does not need the shop server's key).
+ * Refunds of a payment (docs/exceptions.md "12. Refunding a confirmed payment"): records of money
+ * the merchant paid back from their bank. A project key for its project's payments; the merchant
+ * key for any of its projects' (deciding does not need the shop server's key).
  */
 export function refundRoutes(deps: Deps): Router {
   const router = Router();

@@ -8,9 +8,10 @@ import { BODY_LIMIT, bodyReader } from './handle.js';
 const readJson = bodyReader(express.json({ limit: BODY_LIMIT, type: () => true, strict: false }));
 
 /**
- * Dashboard sign-in, sign-out and the set-password link (CONTRACT "Merchant users and the
- * dashboard"). Public routes: per-address rate limit, then the body, then the domain; the cookie
- * is set and cleared here, the only place that knows it is a cookie.
+ * Dashboard sign-in, sign-out and the set-password link (docs/dashboard.md "Signing in";
+ * docs/security.md "Dashboard users and sessions"). Public routes: per-address rate limit, then the
+ * body, then the domain; the cookie is set and cleared here, the only place that knows it is a
+ * cookie.
  */
 function sessionRoute(deps: Deps, run: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return async (req, res, next) => {

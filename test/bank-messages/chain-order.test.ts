@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { mellatDeposit } from '../support/sms.js';
 
-// Issue 34 item 2 and the opening balance (CONTRACT "Bank messages and matching": "Opening
-// balance", "The chain follows the bank's order, not arrival"), over HTTP: the balance chain
-// follows the bank's order within one bank minute, may start from the balance the merchant read
-// in the bank's app, and the card shows its current reference.
+// Issue 34 item 2 and the opening balance (docs/decisions.md "Opening balance and the chain's
+// order"; docs/security.md "The chain follows the bank's order, not arrival"), over HTTP: the
+// balance chain follows the bank's order within one bank minute, may start from the balance the
+// merchant read in the bank's app, and the card shows its current reference.
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();

@@ -191,7 +191,7 @@ function runMinute(input: { withOpening: boolean; prefix: MinuteMove[]; minute: 
   const minute = 2 + input.prefix.length;
   const inMinute: Movement[] = input.minute.map((m, i) => move(m, minute, i));
   // Two deposits of one minute with one amount and one resulting balance are one deposit by the
-  // contract's rule (a re-send): the bank's own such pair is not what this property is about.
+  // rule of docs/security.md S7 (a re-send): the bank's own such pair is not what this property is about.
   const deposits = inMinute.filter((g) => g.direction === 'deposit');
   const indistinct = deposits.some((g, i) => deposits.some((o, j) => j > i && o.amount === g.amount && o.balance === g.balance));
   genuine.push(...inMinute);

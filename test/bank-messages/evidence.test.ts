@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { mellatDeposit, parsianDeposit } from '../support/sms.js';
 
-// Evidence before money (CONTRACT "Bank messages and matching"): a deposit that fails a check is
+// Evidence before money (docs/decisions.md "Evidence before money"): a deposit that fails a check is
 // held for the merchant (`needs_review` with the reason on the message and on the payment).
 let app: TestApp;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { createPaymentRest, makeShop, request, startTestApp, type TestApp } from
 import { mellatDate, mellatDeposit, parsianDate, parsianDeposit } from '../support/sms.js';
 
 // Issue 17 items 1-4 and 8, over HTTP as the adversarial tester sent them: forged, re-sent and
-// re-spelled bank SMS must confirm nothing (CONTRACT "Bank messages and matching"; docs/security.md).
+// re-spelled bank SMS must confirm nothing (docs/security.md "Threats and rules").
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();

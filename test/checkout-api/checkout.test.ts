@@ -15,7 +15,7 @@ const view = (token: string) => request(app.baseUrl, 'GET', `/v1/checkout/${toke
 const newPayment = async (body: Record<string, unknown> = {}) => (await createPaymentRest(app, shop.apiKey, { amount: 120_000, orderId: 'co-1', description: 'Two books', ...body })).body;
 
 describe('checkout view', () => {
-  it('shows the payer everything SPEC 2.3 lists, with the card while pending', async () => {
+  it('shows the payer everything the checkout view lists (OpenAPI `CheckoutView`), with the card while pending', async () => {
     const p = await newPayment();
     const res = await view(p.token);
     expect(res.status).toBe(200);

@@ -3,8 +3,8 @@ import { createPaymentRest, gqlOk, makeShop, request, startTestApp, testEnv, typ
 import { spawnTs, waitFor, type Spawned } from '../support/process.js';
 
 // Issue 17 item 5: one anonymous payer drained a payment link from one IP with a burst spread over
-// two API processes. CONTRACT "Checkout page": one client address holds at most 3 pending payments
-// of one link at a time; the next create from it → 429 rate_limited with Retry-After.
+// two API processes. docs/security.md "Payment links": one client address holds at most 3 pending
+// payments of one link at a time; the next create from it → 429 rate_limited with Retry-After.
 
 const PER_CLIENT = 3;
 // Below the per-minute link limit (10 per address), so every refusal here is the pending cap.

@@ -278,7 +278,7 @@ describe('the dashboard in a browser', () => {
     await simulate(payment.id, 'underpaid');
     const page = await newPage(signedIn);
     mkdirSync('test-results', { recursive: true });
-    // Every page of the contract signed in (login and set-password are checked above, signed out).
+    // Every page of docs/dashboard.md signed in (login and set-password are checked above, signed out).
     const paths = [
       '/dashboard', // overview
       '/dashboard/payments',

@@ -17,7 +17,7 @@ import {
 } from './support.js';
 
 /**
- * Roles in the browser (CONTRACT "Merchant users and the dashboard"): the pages leave out what a
+ * Roles in the browser (docs/dashboard.md "Users and roles"): the pages leave out what a
  * role cannot do, and the refusal itself comes from the API (403 `forbidden`), which the page shows
  * in Persian. A role changed by an owner while the page is open is the honest case: the page still
  * offers the action, the API refuses it.

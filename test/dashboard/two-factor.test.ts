@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 /**
- * An authenticator app, per user: RFC 6238 as the contract has it (SHA-1, 6 digits, 30 s). The
+ * An authenticator app, per user: RFC 6238 as docs/security.md has it (SHA-1, 6 digits, 30 s). The
  * API takes a code once and only of a step above the last one used, and of the step now or one
  * either side: `next()` gives the code of the earliest step it will still take, waiting for the
  * clock when that step is more than one ahead.

@@ -176,7 +176,7 @@ describe('money invariants held by the database', () => {
 });
 
 // The guards' own refusals carry SQLSTATE GWM01 (a bug, never input: the service answers 500 and logs it).
-describe('money rules of CONTRACT "Bank messages and matching", held by the database too', () => {
+describe('money rules of SMS evidence (docs/security.md), held by the database too', () => {
   const confirm = (id: string, extra = '') =>
     client.query(`update payments set status = 'confirmed', confirmed_at = now(), confirmation_source = 'manual', fee_state = 'debited', amount_received = amount_final${extra} where id = $1`, [id]);
 

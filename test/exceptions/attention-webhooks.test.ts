@@ -4,7 +4,7 @@ import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp
 import { Receiver } from '../support/receiver.js';
 
 // The attention events (opt-in) and payment.refunded (default set), delivered signed to a real
-// receiver (CONTRACT "Exceptions", Attention; "Webhooks").
+// receiver (docs/exceptions.md "13. What the webhooks say"; docs/webhooks.md).
 
 let app: TestApp;
 let receiver: Receiver;

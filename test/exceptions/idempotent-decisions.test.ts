@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentRest, gql, gqlOk, makeShop, request, startAppWithClient, type TestApp } from '../support/harness.js';
 import { addSignedInUser, CSRF } from '../users/support.js';
 
-// CONTRACT "Exceptions": every decision is idempotent. Each REST POST that changes state takes
-// Idempotency-Key, each GraphQL decision and refund mutation `idempotencyKey`, with the rules of
-// payment creation: the same request replays the first answer, another body, route or target is 409
-// idempotency_conflict, errors are not stored. A retried refund is recorded once.
+// docs/integration.md "Idempotency": every decision is idempotent. Each REST POST that changes
+// state takes Idempotency-Key, each GraphQL decision and refund mutation `idempotencyKey`, with the
+// rules of payment creation: the same request replays the first answer, another body, route or
+// target is 409 idempotency_conflict, errors are not stored. A retried refund is recorded once.
 
 let app: TestApp;
 let db: pg.Client;

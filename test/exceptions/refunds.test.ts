@@ -4,9 +4,10 @@ import { liveShopWithHook, MELLAT_SENDER } from '../devices/shop.js';
 import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { mellatDeposit } from '../support/sms.js';
 
-// Refunds are records (CONTRACT "Exceptions"): confirmed payments only, never above what was
-// received (also under concurrent requests), card numbers checked and masked, sheba checked,
-// payment.refunded sent; a deposit that belongs to no payment is refunded once.
+// Refunds are records (docs/exceptions.md "12. Refunding a confirmed payment"): confirmed payments
+// only, never above what was received (also under concurrent requests), card numbers checked and
+// masked, sheba checked, payment.refunded sent; a deposit that belongs to no payment is refunded
+// once.
 
 let app: TestApp;
 let db: pg.Client;

@@ -5,7 +5,7 @@ import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type Te
 import { mellatDeposit } from '../support/sms.js';
 import { subscribeSse } from '../support/sse.js';
 
-// CONTRACT "Exceptions: every deposit and every payment gets a decision": attach, late
+// docs/exceptions.md, every deposit and every payment gets a decision: attach, late
 // confirmation, candidates, refunds, merchant-credential decisions, through both doors, against a
 // real server and database.
 
@@ -130,7 +130,7 @@ describe('attach: this deposit is this payment’s money', () => {
     expect(ok.attachBankMessage).toMatchObject({ status: 'confirmed', confirmedLate: true, bankMessageId: sent.body.id });
   });
 
-  it('refuses what would break a money rule, in the contract’s envelope', async () => {
+  it('refuses what would break a money rule, in the API’s error envelope', async () => {
     const shop = await liveShopWithHook(app);
     const other = await liveShopWithHook(app);
     const sandbox = await makeShop(app, { merchantKey: shop.merchantKey });

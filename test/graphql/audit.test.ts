@@ -5,7 +5,7 @@ import { gql, gqlOk, makeMerchant, makeProject, startTestApp, testEnv, type Test
 import { runTs } from '../support/process.js';
 import { Receiver } from '../support/receiver.js';
 
-// The audit log (CONTRACT "Exceptions", Audit log): every change of keys, devices, cards, links,
+// The audit log (docs/dashboard.md "The audit log"): every change of keys, devices, cards, links,
 // projects, webhook endpoints, credit and fees is one event, written with the change, readable
 // through auditEvents by the merchant (all) and a project key (its project), refused as an edit by
 // the database.

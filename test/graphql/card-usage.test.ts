@@ -5,7 +5,7 @@ import { insertPaymentRow } from '../support/db-rows.js';
 import { createPaymentRest, gql, gqlOk, makeMerchant, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { addSignedInUser, gqlOkAs, USERS_ENV } from '../users/support.js';
 
-// CONTRACT "Merchant users and the dashboard", cards: caps used today and this month. Card.usedToday
+// docs/dashboard.md "Cards": caps used today and this month. Card.usedToday
 // and Card.usedThisMonth count what the create function (payment_claim_code in
 // src/domain/payments/sql/create_payment.sql) counts against the caps, so each figure is checked
 // here where that function starts refusing: at the cap, with the cap's 503 reason.

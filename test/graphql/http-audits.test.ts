@@ -14,9 +14,9 @@ afterAll(() => app.stop());
 const names = serverAudits({ url: 'http://placeholder/graphql' }).map((a) => a.name);
 
 describe('GraphQL over HTTP (graphql-http server audits against the real server)', () => {
-  // Every audit, MAY ones included: the contract asks for what several MAY audits check (A5BF: an
+  // Every audit, MAY ones included: we promise what several MAY audits check (A5BF: an
   // empty POST body is 400 at once; it hung once, when the MAY audits were not run here).
-  it('runs the audits the contract relies on', () => {
+  it('runs the audits our GraphQL over HTTP relies on', () => {
     expect(names.length).toBeGreaterThan(50);
     expect(names).toContain('MAY use 400 status code when request body is missing on POST');
   });

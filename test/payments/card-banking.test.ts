@@ -4,8 +4,9 @@ import { cardNumberSchema, isValidCardNumber } from '../../src/domain/banking/ca
 import { isValidSheba, shebaSchema } from '../../src/domain/banking/sheba.js';
 import { gql, gqlOk, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
-// CONTRACT "Payments": a card may carry its account's sheba (IR + 24 digits, ISO 13616 check
-// digits, else 400 naming sheba). The Luhn check is for cards someone is paid back to (refunds).
+// schema.graphql `CreateCardInput.sheba`: a card may carry its account's sheba (IR + 24 digits,
+// ISO 13616 check digits, else 400 naming sheba). The Luhn check is for cards someone is paid back
+// to (refunds).
 const SHEBA = 'IR062960000000100324200001';
 
 describe('isValidSheba', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentRest, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
-// CONTRACT "Payments", unique_code: the code is drawn at random among the ten smallest free codes
-// of the amount in its match scope, so it stays small and is still not predictable.
+// docs/integration.md "1. Create a payment": the code is drawn at random among the ten smallest
+// free codes of the amount in its match scope, so it stays small and is still not predictable.
 let app: TestApp;
 
 beforeAll(async () => {

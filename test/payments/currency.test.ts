@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALLBACK, createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 
-// CONTRACT "Payments", units: `currency` on every create (REST, GraphQL, payment links), amounts
-// stored and returned in rials, the caller's unit kept on the record; unknown fields refused by name.
+// docs/integration.md "1. Create a payment", units: `currency` on every create (REST, GraphQL,
+// payment links), amounts stored and returned in rials, the caller's unit kept on the record;
+// unknown fields refused by name.
 let app: TestApp;
 let shop: Awaited<ReturnType<typeof makeShop>>;
 

@@ -4,8 +4,8 @@ import { jalaliToUtc } from '../../src/domain/sms/jalali.js';
 import { insertPaymentRow } from '../support/db-rows.js';
 import { createPaymentRest, gqlOk, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
-// CONTRACT "Payments", card choice: this Jalali month's (Tehran) pending + confirmed sum and count
-// against a card's monthlyAmountCap / monthlyCountCap, beside the daily caps.
+// Card choice (docs/dashboard.md "Cards"): this Jalali month's (Tehran) pending + confirmed sum and
+// count against a card's monthlyAmountCap / monthlyCountCap, beside the daily caps.
 let app: TestApp;
 let client: pg.Client;
 

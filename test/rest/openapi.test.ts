@@ -60,7 +60,7 @@ describe('the served OpenAPI document', () => {
     for (const { path, op } of keyed) expect(op.responses['409'], path).toBeDefined();
   });
 
-  it('types amounts as an integer or a digit string and describes the CONTRACT error envelope', () => {
+  it('types amounts as an integer or a digit string and describes the error envelope', () => {
     const body = JSON.stringify(doc.paths['/payments']!.post!.requestBody);
     expect(body).toContain('#/components/schemas/AmountInput');
     expect(doc.components.schemas.AmountInput).toMatchObject({ oneOf: [{ type: 'integer' }, { type: 'string' }] });

@@ -7,7 +7,7 @@ import { toPlain } from './helpers.js';
  * Compact layouts name no bank: an account line, the signed amount (`مبلغ:1,950,000+` or a bare `1,950,000+`), the
  * balance and a date. Parsian, Maskan and Mehr Iran send them (see their fixtures for the real shapes); whose they are
  * is said only by the sender, so each bank's parser must read them in full when its known sender, or the sender a
- * merchant vouched for on its card, sent them (CONTRACT: bank messages and matching).
+ * merchant vouched for on its card, sent them (docs/decisions.md "Evidence before money").
  */
 const at = new Date(DEFAULT_RECEIVED_AT);
 const KNOWN: Record<string, string> = { parsian: 'PARSIANBANK', maskan: 'Bank Maskan', mehriran: 'B.QMEHRIRAN' };

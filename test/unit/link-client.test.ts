@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { linkClientKey } from '../../src/domain/links/client-cap.js';
 
-// A payment link's per-client cap (CONTRACT "Checkout page") counts one IPv6 subscriber (a /64) as
-// one client, so rotating addresses inside one's own prefix does not multiply the allowance.
+// A payment link's per-client cap (docs/security.md "Payment links") counts one IPv6 subscriber (a
+// /64) as one client, so rotating addresses inside one's own prefix does not multiply the
+// allowance.
 describe('linkClientKey', () => {
   it('keeps an IPv4 address, and reads an IPv4-mapped IPv6 address as its IPv4', () => {
     expect(linkClientKey('203.0.113.7')).toBe('203.0.113.7');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { addSignedInUser, errorCode, gqlAs, gqlOkAs, restAs, setPassword, signIn, tokenOfUrl, USERS_ENV, type SignedIn } from './support.js';
 
-// Roles (CONTRACT "Merchant users and the dashboard"), enforced in the domain: owner = the merchant
+// Roles (docs/dashboard.md "Users and roles"), enforced in the domain: owner = the merchant
 // key's powers plus users; staff = read, decide exceptions, export; viewer = read and export.
 // Every refusal of a role is 403 forbidden, through GraphQL and REST alike, and changes nothing.
 

@@ -7,7 +7,7 @@ import { addUser } from '../../src/domain/users/users.js';
 import { gql, gqlOk, makeMerchant, request, startTestApp, type TestApp } from '../support/harness.js';
 import { addSignedInUser, cookieOf, CSRF, errorCode, gqlAs, gqlOkAs, newClientIp, restAs, setPassword, signIn, tokenOfUrl, USERS_ENV } from './support.js';
 
-// Dashboard sessions (CONTRACT "Merchant users and the dashboard"): the cookie, the CSRF header
+// Dashboard sessions (docs/security.md "Dashboard users and sessions"): the cookie, the CSRF header
 // rule, expiry and revocation, the set-password link, and a password change ending other sessions.
 
 let app: TestApp;

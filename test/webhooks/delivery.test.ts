@@ -36,7 +36,7 @@ async function waitOnPath(path: string, count: number, timeoutMs = 10_000) {
 const BODY_FIELDS = ['event', 'paymentId', 'status', 'orderId', 'amountRequested', 'amountFinal', 'confirmedAt', 'confirmationSource', 'sandbox', 'metadata', 'reason', 'deliveryId', 'sentAt'];
 
 describe('webhook deliveries', () => {
-  it('sends payment.confirmed with every SPEC 6 field, signed so the receiver can verify it', async () => {
+  it('sends payment.confirmed with every field docs/webhooks.md lists, signed so the receiver can verify it', async () => {
     const shop = await shopWithEndpoint('/confirmed');
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 60_000, orderId: 'w-1', metadata: { cart: 'c1' } })).body;
     await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: p.id } });

@@ -4,7 +4,7 @@ import { Receiver } from '../support/receiver.js';
 import { addSignedInUser, errorCode, gqlAs, USERS_ENV } from '../users/support.js';
 import { confirmedPayment, setEndpoint, shopWithEndpoint } from './endpoint.js';
 
-// CONTRACT "Merchant users and the dashboard", webhooks: the dashboard sends a test webhook for the
+// docs/dashboard.md "Webhooks": the dashboard sends a test webhook for the
 // project it shows. sendTestWebhook takes a project key (its own project) or, with `projectId`, a
 // merchant credential; who may is decided as for the rest of webhook management: the merchant key
 // and an owner, never staff or a viewer (403 forbidden). redeliverWebhook likewise.

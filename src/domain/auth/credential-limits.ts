@@ -2,7 +2,7 @@ import type { Tx } from '../../db/prisma.js';
 import { AppError } from '../../errors.js';
 import { lockIssuer } from './store/issuer-locks.js';
 
-/** Unrevoked API keys one project may hold (CONTRACT: 409 `limit_reached`). */
+/** Unrevoked API keys one project may hold (docs/decisions.md "Credential limits": 409 `limit_reached`). */
 export const MAX_ACTIVE_API_KEYS = 20;
 /** Unrevoked devices one merchant may hold: a device belongs to the merchant, not to one project (docs/decisions.md). */
 export const MAX_ACTIVE_DEVICES = 50;

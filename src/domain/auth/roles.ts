@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 
 /**
- * Dashboard roles (CONTRACT "Merchant users and the dashboard"). Every role reads everything of
+ * Dashboard roles (docs/dashboard.md "Users and roles"). Every role reads everything of
  * its merchant and exports; beyond that, what each may do is this table and nothing else:
  * `manage` is what the merchant key does (projects, keys, devices, cards, links, webhooks),
  * `decide` the exception decisions (attach, confirm by hand, reject, dismiss, refunds), `users`

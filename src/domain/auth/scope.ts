@@ -4,7 +4,7 @@ import { requireActor, type Actor } from './actor.js';
 import { requireRole } from './roles.js';
 
 /**
- * What a caller may read and decide on (CONTRACT "Exceptions", who may decide): a project key its
+ * What a caller may read and decide on (docs/exceptions.md "14. Who may decide"): a project key its
  * own project; a merchant credential (the merchant key or a dashboard user, whatever the role)
  * every project of its merchant, or one of them (`projectId`). Anything outside is exactly like
  * something that does not exist. Deciding also needs `requireDecider`.

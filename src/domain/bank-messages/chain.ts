@@ -1,8 +1,8 @@
 import type { Direction } from '../sms/types.js';
 
 /**
- * A card's balance chain in the bank's order, not arrival (CONTRACT "Bank messages and matching";
- * threats and answers in docs/security.md), as pure decisions. The store
+ * A card's balance chain in the bank's order, not arrival (docs/decisions.md "Opening balance and
+ * the chain's order"; threats and answers in docs/security.md), as pure decisions. The store
  * (store/evidence.ts `chainLinks`) reads the links these functions need; the evidence check, the
  * card's `lastKnownBalance` and the property tests all ask them.
  *

@@ -3,10 +3,10 @@ import type { ParsedSms } from '../sms/types.js';
 import { follows, type ChainLink } from './chain.js';
 
 /**
- * The evidence a real bank SMS must carry before it may confirm anything (CONTRACT "Bank messages
- * and matching"; threats and answers in docs/security.md), as pure decisions over what the bank
- * says. The store (store/evidence.ts) reads the history these functions need and writes what
- * they decide; the property tests call them directly.
+ * The evidence a real bank SMS must carry before it may confirm anything (docs/decisions.md
+ * "Evidence before money"; threats and answers in docs/security.md), as pure decisions over what
+ * the bank says. The store (store/evidence.ts) reads the history these functions need and writes
+ * what they decide; the property tests call them directly.
  */
 
 /** Why a deposit that could confirm a payment is held for the merchant instead. */
@@ -70,9 +70,10 @@ export type Resolution<C extends EvidenceCard> = {
 };
 
 /**
- * Resolves the SMS to the merchant's card first (CONTRACT: "every rule below keys on that card"),
- * whatever the spelling: `حساب1234567890`, `****7890`, `6221**63057` and `6221****3057` all name
- * the same card. A message read as one bank's layout is never about another bank's card.
+ * Resolves the SMS to the merchant's card first (docs/decisions.md "Evidence before money": "every
+ * rule keys on that card"), whatever the spelling: `حساب1234567890`, `****7890`, `6221**63057` and
+ * `6221****3057` all name the same card. A message read as one bank's layout is never about another
+ * bank's card.
  */
 export function resolveCard<C extends EvidenceCard>(cards: C[], parsed: Pick<ParsedSms, 'accountHint' | 'bankCode'>): Resolution<C> {
   const named = cardsForHint(cards, parsed.accountHint);

@@ -4,10 +4,10 @@ import type { JobQueue } from '../../queue/job-queue.js';
 import { queueDeliveries } from '../webhooks/deliveries.js';
 
 /**
- * The attention event `bank_message.needs_review` (opt-in; CONTRACT "Exceptions"): a deposit held
- * for the merchant, with its machine reason and the payments it could be. One event per project
- * among those payments (each project's endpoint hears of its own payments only), written in the
- * transaction that held the message.
+ * The attention event `bank_message.needs_review` (opt-in; docs/exceptions.md "13. What the
+ * webhooks say"): a deposit held for the merchant, with its machine reason and the payments it
+ * could be. One event per project among those payments (each project's endpoint hears of its own
+ * payments only), written in the transaction that held the message.
  */
 export async function recordMessageNeedsReview(
   tx: Tx,

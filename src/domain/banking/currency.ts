@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { latinDigits } from '../validation.js';
 
 /**
- * The units a caller may send amounts in (CONTRACT "Payments", units): rials (`IRR`, the default)
- * or toman (`IRT`, ten rials). Amounts are stored and returned in rials; the caller's choice is kept
- * with the payment so that pages show its unit first.
+ * The units a caller may send amounts in (docs/integration.md "1. Create a payment"): rials (`IRR`,
+ * the default) or toman (`IRT`, ten rials). Amounts are stored and returned in rials; the caller's
+ * choice is kept with the payment so that pages show its unit first.
  */
 export const CURRENCIES = ['IRR', 'IRT'] as const;
 export type Currency = (typeof CURRENCIES)[number];

@@ -32,10 +32,11 @@ export type ViewSource = ViewPayment & {
 };
 
 /**
- * SPEC 2.3 for the payer, with `paymentId` (the callback's `service_ref`) and `lateUntil` (how long
- * a payer who reported paying is asked to wait) added. The card is shown while pending and once
- * confirmed, never for expired, canceled or rejected payments. Dates stay dates: each door renders them
- * (REST as RFC 3339 through JSON, GraphQL through its DateTime scalar).
+ * The checkout view for the payer (OpenAPI `CheckoutView`), with `paymentId` (the callback's
+ * `service_ref`) and `lateUntil` (how long a payer who reported paying is asked to wait) added. The
+ * card is shown while pending and once confirmed, never for expired, canceled or rejected payments.
+ * Dates stay dates: each door renders them (REST as RFC 3339 through JSON, GraphQL through its
+ * DateTime scalar).
  */
 export function checkoutView(p: ViewSource, now = new Date()) {
   const pending = p.status === 'pending';

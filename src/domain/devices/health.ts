@@ -3,10 +3,11 @@ import type { Deps } from '../deps.js';
 import { onlineDeviceIds } from './store/presence.js';
 
 /**
- * The online rule (CONTRACT "Devices", "Payments" card choice) is SQL `device_online`
- * (src/domain/devices/sql/device_online.sql): not revoked, and seen at most DEVICE_OFFLINE_SECONDS
- * ago. Card choice (create_payment, given `deviceOnlineMs`), GraphQL `Device.online` (below) and the
- * health sweep all call it, so they read one rule on one clock, the database's.
+ * The online rule (docs/live-setup.md "5. When a phone goes offline"; card choice) is SQL
+ * `device_online` (src/domain/devices/sql/device_online.sql): not revoked, and seen at most
+ * DEVICE_OFFLINE_SECONDS ago. Card choice (create_payment, given `deviceOnlineMs`), GraphQL
+ * `Device.online` (below) and the health sweep all call it, so they read one rule on one clock, the
+ * database's.
  */
 export function deviceOnlineMs(config: Pick<Config, 'deviceOfflineSeconds'>): number {
   return config.deviceOfflineSeconds * 1000;

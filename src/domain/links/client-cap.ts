@@ -7,7 +7,7 @@ import type { PaymentRow } from '../payments/types.js';
 export type { LinkClient } from '../payments/store/link-clients.js';
 
 /**
- * CONTRACT "Checkout page": payment links are public, so one client address holds at most this
+ * docs/security.md "Payment links": payment links are public, so one client address holds at most this
  * many pending payments of one link at a time; it may start another once one of them ends.
  */
 export const MAX_PENDING_PER_LINK_CLIENT = 3;

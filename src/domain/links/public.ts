@@ -56,10 +56,11 @@ function linkPaymentView(deps: Deps, p: PaymentRow) {
 export type LinkPaymentView = ReturnType<typeof linkPaymentView>;
 
 /**
- * A payer starts a payment from a link (SPEC 4.7). A fixed-amount link ignores `amount`; otherwise
- * it is required and must lie within the link's min..max. Limited per link and payer address: so
- * many starts a minute (rate-limits.ts), and so many pending payments at a time (client-cap.ts).
- * Under an idempotency key (a retried tap), in the key space of the link and the payer's address.
+ * A payer starts a payment from a link (docs/integration.md "8. Payment links"). A fixed-amount
+ * link ignores `amount`; otherwise it is required and must lie within the link's min..max. Limited
+ * per link and payer address: so many starts a minute (rate-limits.ts), and so many pending
+ * payments at a time (client-cap.ts). Under an idempotency key (a retried tap), in the key space of
+ * the link and the payer's address.
  */
 export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, input: unknown): Promise<LinkPaymentView>;
 export async function createLinkPayment(deps: Deps, actor: Actor, slug: string, input: unknown, idem: Idempotent<LinkPaymentView> | undefined): Promise<LinkPaymentView | Answer>;

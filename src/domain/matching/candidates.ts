@@ -1,7 +1,7 @@
 /**
- * Likely matches for what the engine could not decide (CONTRACT "Exceptions"): for a deposit, the
- * payments it could be; for a payment, the deposits that could be its money. One rule for both
- * directions, `candidateReason`, over the amounts; the store reads the rows it applies to.
+ * Likely matches for what the engine could not decide (docs/exceptions.md "What you see"): for a
+ * deposit, the payments it could be; for a payment, the deposits that could be its money. One rule
+ * for both directions, `candidateReason`, over the amounts; the store reads the rows it applies to.
  */
 
 export const CANDIDATE_REASONS = ['exact', 'base_amount', 'unit_slip', 'near_amount'] as const;

@@ -3,9 +3,9 @@ import { TRANSITIONS } from '../payments/state-machine.js';
 import { worldMismatch } from '../sandbox/worlds.js';
 
 /**
- * "This deposit is this payment's money": the merchant's attach (CONTRACT "Exceptions"), as a pure
- * decision over the message and the payment the flow locked. It refuses what would break a money
- * rule; everything else is the merchant's call.
+ * "This deposit is this payment's money": the merchant's attach (docs/exceptions.md "Your
+ * decisions"), as a pure decision over the message and the payment the flow locked. It refuses what
+ * would break a money rule; everything else is the merchant's call.
  */
 
 /** Outcomes of a message the merchant may still give to a payment. */

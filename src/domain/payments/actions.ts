@@ -24,10 +24,10 @@ export const verifyInput = z.strictObject({
 }).transform(({ amount, currency }) => ({ amount: amount == null ? null : toRials(amount, currency ?? 'IRR') }));
 
 /**
- * Verify (SPEC 3): idempotent; every call counts; the first call that sees the payment confirmed
- * stamps `verifiedAt`. The row lock makes concurrent verifies agree on which one was first. With an
- * amount that is not the payment's `amountRequested` (in rials, after conversion), 409
- * `amount_mismatch` and nothing is counted.
+ * Verify (docs/integration.md "5. Verify"): idempotent; every call counts; the first call that sees
+ * the payment confirmed stamps `verifiedAt`. The row lock makes concurrent verifies agree on which
+ * one was first. With an amount that is not the payment's `amountRequested` (in rials, after
+ * conversion), 409 `amount_mismatch` and nothing is counted.
  */
 export type Verification = { payment: PaymentRow; alreadyVerified: boolean };
 

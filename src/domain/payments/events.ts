@@ -6,11 +6,11 @@ import type { EventType, PaymentRow } from './types.js';
 import { insertEvent } from './store/events.js';
 
 /**
- * The event's data: the payment's fields as they are at this transition (SPEC 6), stored with the
- * event in the transition's transaction. It is a fact of the event, not a rendering of the payment
- * now: every delivery and retry of it, days later, sends these fields whatever the payment became,
- * so it is written here and not by the webhook delivery (docs/architecture.md, "A door never
- * decides"). The delivery adds only `deliveryId` and `sentAt`.
+ * The event's data: the payment's fields as they are at this transition (docs/webhooks.md "What is
+ * sent"), stored with the event in the transition's transaction. It is a fact of the event, not a
+ * rendering of the payment now: every delivery and retry of it, days later, sends these fields
+ * whatever the payment became, so it is written here and not by the webhook delivery
+ * (docs/architecture.md, "A door never decides"). The delivery adds only `deliveryId` and `sentAt`.
  */
 export function eventPayload(type: EventType, p: PaymentRow, extra: EventExtra = {}) {
   return {

@@ -4,7 +4,7 @@ import type { Actor } from '../auth/actor.js';
 import { readIdempotencyKey, storeIdempotencyKey, tryLockIdempotencyKey, type KeyDb } from './store/idempotency-keys.js';
 
 /**
- * Idempotency keys (CONTRACT "Payments" and "Exceptions"; docs/decisions.md "Idempotency keys for
+ * Idempotency keys (docs/integration.md "Idempotency"; docs/decisions.md "Idempotency keys for
  * every decision"): one mechanism for the payment create and every decision. A key belongs to a
  * scope, the caller's key space; it remembers the operation it was sent for (the door, the verb and
  * its target) and the hash of its canonical body; the first success's answer is stored with it in
@@ -15,7 +15,8 @@ import { readIdempotencyKey, storeIdempotencyKey, tryLockIdempotencyKey, type Ke
 
 /**
  * The parsed JSON body in one spelling: object keys sorted at every depth, no whitespace. Two
- * bodies that differ only in key order or spacing are the same request (CONTRACT "Payments").
+ * bodies that differ only in key order or spacing are the same request (docs/integration.md
+ * "Idempotency").
  */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -3,24 +3,24 @@ import { AppError, type Refusal } from '../../errors.js';
 import type { FINAL_EVENT_TYPES, PaymentStatus } from './types.js';
 
 /**
- * What a transition does to a live payment's reserved fee (CONTRACT "Payments", credit): a
- * confirmation debits it; cancel and reject give it back at once; an expiry gives it back only
- * once its late window is over, since a late deposit may still confirm it until then.
+ * What a transition does to a live payment's reserved fee (docs/dashboard.md "Credit and fees"): a
+ * confirmation debits it; cancel and reject give it back at once; an expiry gives it back only once
+ * its late window is over, since a late deposit may still confirm it until then.
  */
 type FeeRule = 'debit' | 'charge' | 'release' | 'release_after_late_window';
 type Stamp = 'confirmedAt' | 'expiredAt' | 'canceledAt' | 'rejectedAt';
 
 /**
- * The payment state machine (SPEC 3), one row per transition: the statuses it leaves, the one it
- * enters, the time it stamps, its fee rule and its event. `refusal`, `feeEffect` and
- * `transitionFields` read it; `applyTransition` (one payment) and `expireBatch` (many) apply what
- * they compute; the database's `payments_guard` states the same moves again, and
+ * The payment state machine (schema.graphql `PaymentStatus`), one row per transition: the statuses
+ * it leaves, the one it enters, the time it stamps, its fee rule and its event. `refusal`,
+ * `feeEffect` and `transitionFields` read it; `applyTransition` (one payment) and `expireBatch`
+ * (many) apply what they compute; the database's `payments_guard` states the same moves again, and
  * test/db/transition-guard.test.ts holds the two equal.
  *
- * `attach` and `confirm_late` are the merchant's exceptions (CONTRACT "Exceptions"): a deposit
- * attached by hand confirms a pending, expired (at any time) or canceled payment; a late manual
- * confirmation confirms an expired one after its late window. Both `charge` the fee: debited when
- * still reserved, charged again when it had been released.
+ * `attach` and `confirm_late` are the merchant's exceptions (docs/exceptions.md "Your decisions"):
+ * a deposit attached by hand confirms a pending, expired (at any time) or canceled payment; a late
+ * manual confirmation confirms an expired one after its late window. Both `charge` the fee: debited
+ * when still reserved, charged again when it had been released.
  */
 export const TRANSITIONS = {
   confirm: { from: ['pending', 'expired'], to: 'confirmed', stamps: 'confirmedAt', fee: 'debit', event: 'payment.confirmed' },

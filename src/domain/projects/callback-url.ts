@@ -1,8 +1,9 @@
 import { AppError } from '../../errors.js';
 
 /**
- * A callback must be https (SPEC 4.1) and, when the project lists allowed hosts, go to one of
- * them. Shape errors are 400s on `field`; a host outside the list is 422.
+ * A callback must be https (docs/integration.md "1. Create a payment") and, when the project lists
+ * allowed hosts, go to one of them. Shape errors are 400s on `field`; a host outside the list is
+ * 422.
  */
 export function checkCallbackUrl(project: { allowedCallbackHosts: string[] }, url: string, field = 'callbackUrl'): string {
   let parsed: URL;

@@ -15,11 +15,11 @@ import { uuidSchema } from '../validation.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 
 /**
- * Refunds are records (CONTRACT "Exceptions"): the gateway moves no money; the merchant pays back
- * from their bank and records it here. A confirmed payment's refunds never sum above what it
- * received: checked under the payment's row lock, and again by the database (the refunds_apply
- * trigger keeps `refunded_amount`, a CHECK bounds it). A deposit that belongs to no payment is
- * refunded once, whole or in part, and is then `refunded`. The verbs are operations
+ * Refunds are records (docs/exceptions.md "Your decisions"): the gateway moves no money; the
+ * merchant pays back from their bank and records it here. A confirmed payment's refunds never sum
+ * above what it received: checked under the payment's row lock, and again by the database (the
+ * refunds_apply trigger keeps `refunded_amount`, a CHECK bounds it). A deposit that belongs to no
+ * payment is refunded once, whole or in part, and is then `refunded`. The verbs are operations
  * (src/operations/refund-payment.ts, refund-deposit.ts); this concern owns their rules and rows.
  */
 

@@ -19,10 +19,11 @@ const statsInput = z
   .transform(withRange);
 
 /**
- * One period of paymentStats (CONTRACT "Exports and reports"). Payments count in the Jalali day or
- * month (Tehran) they were created in; amounts are rials: `confirmedAmount` what confirmed
- * payments received, `refundedAmount` what was refunded of them, `fees` the fees charged
- * (debited) for them; `reviewCount` the payments still waiting for the merchant's decision.
+ * One period of paymentStats (schema.graphql `paymentStats`; docs/dashboard.md "The overview").
+ * Payments count in the Jalali day or month (Tehran) they were created in; amounts are rials:
+ * `confirmedAmount` what confirmed payments received, `refundedAmount` what was refunded of them,
+ * `fees` the fees charged (debited) for them; `reviewCount` the payments still waiting for the
+ * merchant's decision.
  */
 export type PaymentStatsPeriod = {
   period: string;

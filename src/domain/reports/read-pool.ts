@@ -3,9 +3,8 @@ import type { PrismaClient } from '../../db/prisma.js';
 import type { Deps } from '../deps.js';
 
 /*
- * Where reads that may lag go (CONTRACT "Operations": DATABASE_READ_URL, a streaming replica, serves
- * exports, stats and dashboard lists). The rule, with the reasons, is in docs/operations.md
- * "Read replica"; in short:
+ * Where reads that may lag go (DATABASE_READ_URL, a streaming replica, serves exports, stats and
+ * dashboard lists). The rule, with the reasons, is in docs/operations.md "Read replica"; in short:
  *
  * - On the replica (when set and usable: reachable, streaming, lag under
  *   DATABASE_READ_MAX_LAG_SECONDS): `GET /v1/exports/*`, `paymentStats`, and the GraphQL lists the

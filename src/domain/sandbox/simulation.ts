@@ -9,9 +9,10 @@ import { amountSchema } from '../banking/currency.js';
 import { cardLast4Schema, uuidSchema } from '../validation.js';
 
 /**
- * What a simulation sends (SPEC 2.5, CONTRACT "Simulation" and "Exceptions"), so that a shop can
- * rehearse every exception: the amount of each outcome is `simulatedAmount`'s; `duplicate` sends
- * the matching deposit twice, `unknown_sender` a real-shaped SMS from a personal number.
+ * What a simulation sends (docs/integration.md "3. Confirmation (sandbox: simulate it)";
+ * docs/exceptions.md "The rehearsal project"), so that a shop can rehearse every exception: the
+ * amount of each outcome is `simulatedAmount`'s; `duplicate` sends the matching deposit twice,
+ * `unknown_sender` a real-shaped SMS from a personal number.
  */
 export const SIM_OUTCOMES = ['match', 'base_amount', 'wrong_amount', 'custom', 'unit_slip', 'underpaid', 'overpaid', 'duplicate', 'unknown_sender'] as const;
 export type SimOutcome = (typeof SIM_OUTCOMES)[number];

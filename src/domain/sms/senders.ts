@@ -23,7 +23,7 @@ export function knownSenders(bankCode: string): readonly string[] {
 /**
  * The banks of a phone's cards that `sender` is a known sender of: one of the bank's own ids, or the
  * sender the merchant vouched for on that card (`smsSender`). The registry reads a body that names no
- * bank with these banks' parsers first (CONTRACT: bank messages and matching).
+ * bank with these banks' parsers first (docs/decisions.md "Evidence before money").
  */
 export function banksOfSender(cards: readonly { bankCode: string; smsSender?: string | null }[], sender: string): string[] {
   const banks = cards.filter((c) => isKnownSender(c.bankCode, sender, c.smsSender ? [c.smsSender] : [])).map((c) => c.bankCode);

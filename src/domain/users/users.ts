@@ -14,7 +14,7 @@ import { newSecretToken, SET_PASSWORD_TTL_MS, setPasswordUrl } from './session-r
 import { lockMerchantUsers } from './store/users.js';
 
 /**
- * Merchant users (CONTRACT "Merchant users and the dashboard"): the operator adds them with the
+ * Merchant users (docs/dashboard.md "Users and roles"): the operator adds them with the
  * CLI, an owner invites, changes and removes them. A new user gets a one-time set-password link
  * (24 h) instead of a password; nobody else ever knows it.
  */

@@ -23,7 +23,7 @@ export function deliveriesOf(actor: Actor, filter: { paymentId?: string | null; 
 }
 
 /**
- * The project a manual send is for (CONTRACT "Merchant users and the dashboard", webhooks: test
+ * The project a manual send is for (docs/dashboard.md "Webhooks": the test
  * send): a project key its own (a `projectId` it gives must be its own, else 404 like any project it
  * cannot see); a merchant credential names one of its projects. Who may send is decided as for the
  * other webhook management (setWebhookEndpoint, rotateWebhookSecret): the merchant key and an owner;

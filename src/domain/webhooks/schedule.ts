@@ -1,4 +1,4 @@
-/** Retry intervals after the first attempt (CONTRACT "Webhooks"), in seconds: 10 retries at most. */
+/** Retry intervals after the first attempt (docs/webhooks.md "Delivery rules"), in seconds: 10 retries at most. */
 export const RETRY_INTERVALS_S = [30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 28800] as const;
 
 export const MAX_RETRIES = RETRY_INTERVALS_S.length;

@@ -57,7 +57,7 @@ builder.prismaObject('BankMessage', {
 type SimulationShape = { simulatedAmount: string; message: { id: string }; payment: { id: string } };
 
 const SimulationResult = builder.objectRef<SimulationShape>('SimulationResult').implement({
-  description: 'SPEC 2.5: what the engine decided about the simulated deposit.',
+  description: 'What the matching engine decided about the simulated deposit.',
   fields: (t) => ({
     simulatedAmount: t.field({ description: 'The amount of the simulated deposit, in rials.', type: 'Amount', resolve: (r) => r.simulatedAmount }),
     bankMessage: t.prismaField({

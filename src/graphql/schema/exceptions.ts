@@ -10,7 +10,7 @@ import { runOperation } from '../../operations/run.js';
 import { builder } from '../builder.js';
 import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';
 
-// CONTRACT "Exceptions: every deposit and every payment gets a decision": what the merchant needs
+// docs/exceptions.md ("What you see", "Your decisions"): what the merchant needs
 // to decide (review reasons, candidates) and the decisions (attach, refunds) on both types.
 
 const CandidateReason = builder.enumType('CandidateReason', {

@@ -6,7 +6,7 @@ import { FORGED_BALANCE_FLOOR, FORGER } from './invariants.js';
 import type { Prng } from './prng.js';
 import { heartbeatAll, type SimPayment, type World } from './world.js';
 
-/** A server error anywhere is a failure of the run, whatever the operation: no input may reach a 5xx (503 no_card_available aside, a contract answer). */
+/** A server error anywhere is a failure of the run, whatever the operation: no input may reach a 5xx (503 no_card_available aside, an answer docs/integration.md "7. Errors" lists). */
 export class ServerFault extends Error {}
 
 function checked(op: string, res: HttpResult): HttpResult {

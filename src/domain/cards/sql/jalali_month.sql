@@ -1,4 +1,4 @@
--- The Jalali month for the monthly card caps (CONTRACT "Payments", card choice): where the Jalali
+-- The Jalali month for the monthly card caps (docs/dashboard.md "Cards"): where the Jalali
 -- month of an instant starts, Tehran time. Owned here; the create function
 -- (src/domain/payments/sql/create_payment.sql) counts a card's month from it. The arithmetic is
 -- jalaali-js's (Borkowski's table of break years), which src/domain/sms/jalali.ts reads bank dates

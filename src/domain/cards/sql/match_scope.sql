@@ -1,9 +1,9 @@
--- The match scope (CONTRACT "Payments", amount holds): where a card's deposits are read, so where its
--- payments hold their amounts. A card's device, or the card alone when it has no device. Owned
--- here: the create function, the money-integrity triggers (through card_match_scope) and card moves
--- (src/domain/cards/move-holds.ts) call it. `matchScope` in src/domain/cards/selection.ts repeats
--- it for the flows, which key hold lookups by it before any statement runs;
--- test/db/rule-owners.test.ts holds the two equal.
+-- The match scope (amount holds: docs/integration.md "1. Create a payment"): where a card's
+-- deposits are read, so where its payments hold their amounts. A card's device, or the card alone
+-- when it has no device. Owned here: the create function, the money-integrity triggers (through
+-- card_match_scope) and card moves (src/domain/cards/move-holds.ts) call it. `matchScope` in
+-- src/domain/cards/selection.ts repeats it for the flows, which key hold lookups by it before any
+-- statement runs; test/db/rule-owners.test.ts holds the two equal.
 CREATE OR REPLACE FUNCTION match_scope(card_id uuid, device_id uuid) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE WHEN device_id IS NULL THEN 'card:' || card_id::text ELSE 'device:' || device_id::text END

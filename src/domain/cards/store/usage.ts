@@ -2,7 +2,7 @@ import { statement, type Queryable } from '../../../db/statement.js';
 import type { Deps } from '../../deps.js';
 
 /**
- * What counts against a card's caps now (CONTRACT "Merchant users and the dashboard", cards: caps
+ * What counts against a card's caps now (docs/dashboard.md "Cards": caps
  * used today and this month). The rule is the create function's (payment_claim_code in
  * src/domain/payments/sql/create_payment.sql), read here and decided there: the card's pending and
  * confirmed payments, their amountFinal, created since midnight Tehran time for the day's caps and

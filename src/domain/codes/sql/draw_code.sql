@@ -1,9 +1,9 @@
--- Unique codes (CONTRACT "Payments", unique_code): the code step and the code draw, defined here
--- only. The create function (src/domain/payments/sql/create_payment.sql) calls draw_code with its
--- card's scope lock held; the random number it draws with comes from the caller, `codeDraws()` in
--- src/domain/codes/codes.ts. The CHECK on payments.code (migration init) states the step again as
--- the database's last line, and the unique index over live holds keeps two payers of one scope
--- from ever sharing an amount, whatever this function picks.
+-- Unique codes (docs/integration.md "1. Create a payment", `unique_code`): the code step and the
+-- code draw, defined here only. The create function (src/domain/payments/sql/create_payment.sql)
+-- calls draw_code with its card's scope lock held; the random number it draws with comes from the
+-- caller, `codeDraws()` in src/domain/codes/codes.ts. The CHECK on payments.code (migration init)
+-- states the step again as the database's last line, and the unique index over live holds keeps two
+-- payers of one scope from ever sharing an amount, whatever this function picks.
 
 -- A code is a multiple of this many rials, so a toman display of a whole-toman request stays whole.
 CREATE OR REPLACE FUNCTION code_step() RETURNS integer LANGUAGE sql IMMUTABLE AS $$ SELECT 10 $$;

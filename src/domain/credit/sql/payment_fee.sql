@@ -1,4 +1,4 @@
--- The fee a live payment reserves at creation (CONTRACT "Payments", credit), in rials:
+-- The fee a live payment reserves at creation (docs/dashboard.md "Credit and fees"), in rials:
 -- clamp(floor(amountFinal × bps / 10,000), min, max). Defined here only: the create function calls
 -- it (its credit pre-check and the reservation); a confirmation debits, and a release gives back,
 -- the amount stored on the payment, never a recomputed one. test/db/rule-owners.test.ts checks it

@@ -1,8 +1,8 @@
--- Device online (CONTRACT "Devices", "Payments" card choice): a device is online while it is not
--- revoked and was last seen (`last_heartbeat_at`, stamped by every authenticated request of the
--- device) at most `online_ms` ago (DEVICE_OFFLINE_SECONDS, src/domain/devices/health.ts
--- `deviceOnlineMs`). Defined here only: card choice (create_payment), GraphQL `Device.online` and
--- the health sweep call it.
+-- Device online (docs/live-setup.md "5. When a phone goes offline"; card choice): a device is
+-- online while it is not revoked and was last seen (`last_heartbeat_at`, stamped by every
+-- authenticated request of the device) at most `online_ms` ago (DEVICE_OFFLINE_SECONDS,
+-- src/domain/devices/health.ts `deviceOnlineMs`). Defined here only: card choice (create_payment),
+-- GraphQL `Device.online` and the health sweep call it.
 
 -- The oldest "last seen" that still counts as online. Apart so the sweep can compare an indexed
 -- column with it.

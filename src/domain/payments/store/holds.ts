@@ -1,9 +1,10 @@
 import type { Tx } from '../../../db/prisma.js';
 
 /**
- * Amount holds (CONTRACT "Amount holds"): every payment holds its `amountFinal` in its match scope
- * from creation until its late window ends; the reads and moves the matching, evidence, sandbox and
- * card concerns need, in one place. The create function makes holds (payments/sql/create_payment.sql).
+ * Amount holds (docs/integration.md "1. Create a payment"): every payment holds its `amountFinal`
+ * in its match scope from creation until its late window ends; the reads and moves the matching,
+ * evidence, sandbox and card concerns need, in one place. The create function makes holds
+ * (payments/sql/create_payment.sql).
  */
 
 /** The payment whose live hold in the scope is exactly this amount (at most one: a unique index). */

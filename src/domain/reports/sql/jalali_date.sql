@@ -1,8 +1,8 @@
--- The Jalali day an instant falls in, Tehran time, as `1405-09-04` (CONTRACT "Exports and
--- reports": paymentStats periods). Owned here; the month is its first seven characters. It counts
+-- The Jalali day an instant falls in, Tehran time, as `1405-09-04` (schema.graphql
+-- `paymentStats` periods). Owned here; the month is its first seven characters. It counts
 -- from jalali_new_year (src/domain/cards/sql/jalali_month.sql, listed before this file), the same
 -- arithmetic as jalaali-js; test/reports/jalali-date.test.ts holds it equal to the TypeScript
--- conversion (src/domain/reports/tehran-calendar.ts) over every day of two centuries.
+-- conversion (src/domain/calendar/tehran-calendar.ts) over every day of two centuries.
 CREATE OR REPLACE FUNCTION jalali_date(instant timestamptz) RETURNS text
 LANGUAGE plpgsql STABLE STRICT AS $$
 DECLARE
