@@ -80,17 +80,27 @@ const paymentId = pathParam('id', 'The payment UUID (the callback’s `service_r
 const token = pathParam('token', 'The payment token.', { type: 'string', minLength: 10, maxLength: 64 }, 'q9mJ3v0c6Yh1cP4m2yXbq3Zk7wT0aN5dLr8sVf2eHgU');
 const slug = pathParam('slug', 'The payment link’s slug.', { type: 'string', pattern: '^[a-z0-9-]{3,64}$' }, 'donate');
 
-// Query strings carry digits; zod coerces them, so the JSON Schema zod prints is looser than the rule.
-const PAGING: Record<string, Schema> = {
+// Query strings carry text; zod reads digits and `true`/`false` in it (and GraphQL's typed values),
+// so the JSON Schema zod prints is looser than the rule: these are the query string's types.
+const QUERY_TYPES: Record<string, Schema> = {
+  reviewRequired: { type: 'boolean' },
+  reported: { type: 'boolean' },
+  amount: { type: 'string', pattern: '^[0-9۰-۹٠-٩]+$' },
+  cardLast4: { type: 'string', pattern: '^[0-9۰-۹٠-٩]{4}$' },
   page: { type: 'integer', minimum: 1, default: 1 },
   pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
 };
 
-const LIST_PARAMS: Record<string, [description: string, example: string | number]> = {
+// The filters are GraphQL's `payments` arguments, with the same names and rules (src/domain/payments/list-filter.ts).
+const LIST_PARAMS: Record<string, [description: string, example: string | number | boolean]> = {
   status: ['Only payments in this state.', 'confirmed'],
   orderId: ['Only payments with this order identifier.', 'order-1001'],
   from: ['Created at or after (RFC 3339).', '2026-11-21T00:00:00.000Z'],
   to: ['Created at or before (RFC 3339).', '2026-11-21T23:59:59.999Z'],
+  reviewRequired: ['`true`: only payments flagged for your review (see `reviewReason`); `false`: only those not flagged.', true],
+  reported: ['`true`: the payer reported paying on the checkout page and the payment is not confirmed (“reported paying, nothing came”); `false`: no report.', true],
+  amount: ['Only payments whose `amountFinal` or `amountRequested` is this many rials (10,000..1,000,000,000; Persian and Arabic-Indic digits accepted).', '1500370'],
+  cardLast4: ['Only payments to one of your cards ending in these four digits, or whose payer’s card ends in them.', '7893'],
   page: ['Page number, from 1 (default 1).', 1],
   pageSize: ['Items per page (default 20, at most 100).', 20],
 };
@@ -165,8 +175,8 @@ export function openApiDocument(publicBaseUrl: string) {
         }),
         get: operation({
           id: 'listPayments', tag: 'Payments', auth: 'project', summary: 'List payments',
-          description: 'Newest first (createdAt, then id, descending). `from` and `to` are inclusive.',
-          params: Object.entries(list.properties).map(([name, schema]) => ({ name, in: 'query', required: false, description: LIST_PARAMS[name]?.[0] ?? name, example: LIST_PARAMS[name]?.[1], schema: PAGING[name] ?? schema })),
+          description: 'Newest first (createdAt, then id, descending). `from` and `to` are inclusive. The filters are those of GraphQL’s `payments` connection, by the same names; they combine (all must hold). A value a filter does not accept is 400 `invalid_request` naming it in `details.fields`.',
+          params: Object.entries(list.properties).map(([name, schema]) => ({ name, in: 'query', required: false, description: LIST_PARAMS[name]?.[0] ?? name, example: LIST_PARAMS[name]?.[1], schema: QUERY_TYPES[name] ?? schema })),
           ok: [200, 'One page of payments.', ref('PaymentPage'), EXAMPLES.paymentPage],
           errors: [400, 401, 403, 429],
         }),

@@ -1,5 +1,6 @@
 import { paymentColumns, toPaymentRow, type PaymentSqlRow } from './row.js';
 import { statement, type Queryable } from '../../../db/statement.js';
+import { paymentFilterParams, paymentFilterSql, type PaymentFilter } from '../list-filter.js';
 import type { PaymentRow } from '../types.js';
 
 const byId = statement<[string, string], PaymentSqlRow>('payment-by-id', `SELECT ${paymentColumns()} FROM payments WHERE id = $1 AND project_id = $2`, {
@@ -44,22 +45,20 @@ export async function verifyOfProject(db: Queryable, id: string, projectId: stri
   return { payment: toPaymentRow(row), alreadyVerified: row.previously_verified };
 }
 
-export type PaymentListFilter = { status?: string; orderId?: string; from?: Date; to?: Date };
-
 // One statement for the page and the total: the filter's absent parts are NULL parameters, so one
-// prepared plan serves every combination (the project's created_at index drives it). The count
-// sits on the left of a lateral join, so a page past the end still says how many match.
-const FILTER = `project_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::text IS NULL OR order_id = $3)
-  AND ($4::timestamptz IS NULL OR created_at >= $4) AND ($5::timestamptz IS NULL OR created_at <= $5)`;
-const list = statement<[string, string | null, string | null, Date | null, Date | null, number, number], PaymentSqlRow & { total: string }>(
+// text serves every combination (the project's created_at index drives it). The count sits on the
+// left of a lateral join, so a page past the end still says how many match.
+const FILTER = `project_id = $1 AND ${paymentFilterSql(2)}`;
+const AFTER = 2 + paymentFilterParams({}).length;
+const list = statement<[string, ...ReturnType<typeof paymentFilterParams>, number, number], PaymentSqlRow & { total: string }>(
   'payments-list',
   `SELECT page.*, counted.total FROM (SELECT count(*) AS total FROM payments WHERE ${FILTER}) counted
-   LEFT JOIN LATERAL (SELECT * FROM payments WHERE ${FILTER} ORDER BY created_at DESC, id DESC OFFSET $6 LIMIT $7) page ON true`,
+   LEFT JOIN LATERAL (SELECT * FROM payments WHERE ${FILTER} ORDER BY created_at DESC, id DESC OFFSET $${AFTER} LIMIT $${AFTER + 1}) page ON true`,
 );
 
-/** A page of the project's payments, newest first (ties by id), and how many match. */
-export async function listOfProject(db: Queryable, projectId: string, f: PaymentListFilter, offset: number, limit: number): Promise<{ items: PaymentRow[]; total: number }> {
-  const rows = await list(db, projectId, f.status ?? null, f.orderId ?? null, f.from ?? null, f.to ?? null, offset, limit);
+/** A page of the project's payments matching the filter, newest first (ties by id), and how many match. */
+export async function listOfProject(db: Queryable, projectId: string, f: PaymentFilter, offset: number, limit: number): Promise<{ items: PaymentRow[]; total: number }> {
+  const rows = await list(db, projectId, ...paymentFilterParams(f), offset, limit);
   const total = Number(rows[0]?.total ?? 0);
   return { items: rows.filter((r) => r.id !== null).map(toPaymentRow), total };
 }
