@@ -1,3 +1,5 @@
+import { TEHRAN } from './tehran.js';
+
 /** Persian numbers, Jalali dates in Tehran time, amounts in toman or rials. */
 
 const FA_DIGITS = '۰۱۲۳۴۵۶۷۸۹';
@@ -59,8 +61,6 @@ export function amountInput(rials: string | null | undefined, unit: Unit): strin
   const tenth = value % 10n;
   return faDigits((value / 10n).toString()) + (tenth === 0n ? '' : `٫${faDigits(tenth.toString())}`);
 }
-
-const TEHRAN = 'Asia/Tehran';
 
 const dateTimeFormat = new Intl.DateTimeFormat('fa-IR-u-ca-persian-nu-arabext', {
   timeZone: TEHRAN,

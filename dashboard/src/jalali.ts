@@ -1,22 +1,26 @@
 import { toGregorian, toJalaali, isValidJalaaliDate } from 'jalaali-js';
 import { faDigits, latinDigits } from './format.js';
+import { tehranInstant, tehranWall } from './tehran.js';
 
-/**
- * Tehran days and Jalali months as UTC instants. Iran has kept UTC+03:30 all year since 2022
- * (no daylight saving), so a Tehran wall-clock midnight is 20:30 UTC of the day before.
- */
-const OFFSET_MS = 3.5 * 3600 * 1000;
+/** Tehran days and Jalali months as UTC instants (Tehran time from ./tehran.ts). */
 
 export type JalaliDate = { jy: number; jm: number; jd: number };
 
+/** The first instant of a Jalali day in Tehran. */
 function tehranMidnight({ jy, jm, jd }: JalaliDate): Date {
   const { gy, gm, gd } = toGregorian(jy, jm, jd);
-  return new Date(Date.UTC(gy, gm - 1, gd) - OFFSET_MS);
+  return tehranInstant(Date.UTC(gy, gm - 1, gd));
+}
+
+function nextDay({ jy, jm, jd }: JalaliDate): JalaliDate {
+  const { gy, gm, gd } = toGregorian(jy, jm, jd);
+  const next = new Date(Date.UTC(gy, gm - 1, gd + 1));
+  return toJalaali(next.getUTCFullYear(), next.getUTCMonth() + 1, next.getUTCDate());
 }
 
 export function jalaliToday(now = new Date()): JalaliDate {
-  const t = new Date(now.getTime() + OFFSET_MS);
-  return toJalaali(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
+  const wall = tehranWall(now);
+  return toJalaali(wall.getUTCFullYear(), wall.getUTCMonth() + 1, wall.getUTCDate());
 }
 
 /** "1405/09/04", "۱۴۰۵-۰۹-۰۴" → the date, or null. */
@@ -38,5 +42,5 @@ export function isoJalali({ jy, jm, jd }: JalaliDate): string {
 
 /** From the start of the first day to the last millisecond of the second (inclusive, Tehran). */
 export function dayRange(from: JalaliDate, to: JalaliDate = from): { from: string; to: string } {
-  return { from: tehranMidnight(from).toISOString(), to: new Date(tehranMidnight(to).getTime() + 86_400_000 - 1).toISOString() };
+  return { from: tehranMidnight(from).toISOString(), to: new Date(tehranMidnight(nextDay(to)).getTime() - 1).toISOString() };
 }

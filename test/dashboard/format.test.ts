@@ -41,6 +41,13 @@ describe('dashboard Jalali dates in Tehran time', () => {
     expect(isoJalali(jalaliToday(new Date('2026-11-25T20:29:00Z')))).toBe('1405-09-04');
     expect(isoJalali(jalaliToday(new Date('2026-11-25T20:30:00Z')))).toBe('1405-09-05');
   });
+
+  it('reads Tehran’s offsets from the time-zone data, not a fixed +03:30: a DST year’s day was 23 hours', () => {
+    // 2 Farvardin 1401: clocks went from 24:00 to 01:00 (+04:30 until 30 Shahrivar 1401).
+    expect(dayRange(parseJalali('1401/01/02')!)).toEqual({ from: '2022-03-21T20:30:00.000Z', to: '2022-03-22T19:29:59.999Z' });
+    expect(isoJalali(jalaliToday(new Date('2022-07-01T19:29:00Z')))).toBe('1401-04-10');
+    expect(isoJalali(jalaliToday(new Date('2022-07-01T19:30:00Z')))).toBe('1401-04-11');
+  });
 });
 
 describe('project section titles', () => {

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tehranDayStart, type JalaliDay } from '../../src/domain/reports/tehran-calendar.js';
+import { tehranDayStart, type JalaliDay } from '../../src/domain/calendar/tehran-calendar.js';
 import { makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { insertPayment, shopOf, type Shop } from '../reports/payment-rows.js';
 import { readCsv, readCsvObjects } from './read-csv.js';

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tehranDayStart } from '../../src/domain/reports/tehran-calendar.js';
+import { tehranDayStart } from '../../src/domain/calendar/tehran-calendar.js';
 import { makeShop, startTestApp, type TestApp } from '../support/harness.js';
 import { insertPayment, shopOf, type Shop } from '../reports/payment-rows.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { rangeFields, resolveRange, withRange } from '../../src/domain/reports/date-range.js';
-import { jalaliDateTime, tehranDayStart } from '../../src/domain/reports/tehran-calendar.js';
+import { jalaliDateTime, tehranDayStart } from '../../src/domain/calendar/tehran-calendar.js';
 
 const schema = z.object(rangeFields).strict().transform(withRange);
 const parse = (input: Record<string, string>) => schema.safeParse(input);

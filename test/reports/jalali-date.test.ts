@@ -1,11 +1,11 @@
 import { toJalaali } from 'jalaali-js';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jalaliDateTime, jalaliDayKey, nextJalaliDay, tehranDayStart } from '../../src/domain/reports/tehran-calendar.js';
+import { jalaliDateTime, jalaliDayKey, nextJalaliDay, tehranDayStart } from '../../src/domain/calendar/tehran-calendar.js';
 import { createTestDatabase } from '../support/harness.js';
 
 // The SQL owner of Jalali periods (src/domain/reports/sql/jalali_date.sql) and the TypeScript that
-// names dates in exports (src/domain/reports/tehran-calendar.ts) must name every instant alike.
+// names dates in exports (src/domain/calendar/tehran-calendar.ts) must name every instant alike.
 describe('jalali_date() and the TypeScript calendar', () => {
   let client: pg.Client;
 

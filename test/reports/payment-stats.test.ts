@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_STATS_SQL } from '../../src/domain/reports/store/payment-stats.js';
-import { tehranDayStart, type JalaliDay } from '../../src/domain/reports/tehran-calendar.js';
+import { tehranDayStart, type JalaliDay } from '../../src/domain/calendar/tehran-calendar.js';
 import { gql, gqlOk, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 import { insertPayment, shopOf, type Shop } from './payment-rows.js';
 

@@ -1,4 +1,4 @@
-import { jalaliDateTime } from '../reports/tehran-calendar.js';
+import { jalaliDateTime } from '../calendar/tehran-calendar.js';
 
 /**
  * What a column holds. Its SQL gives each column under its name: `text` (what a payer, a shop or

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { latinDigits } from '../validation.js';
-import { isJalaliDay, jalaliDayKey, nextJalaliDay, tehranDayStart, type JalaliDay } from './tehran-calendar.js';
+import { isJalaliDay, jalaliDayKey, nextJalaliDay, tehranDayStart, type JalaliDay } from '../calendar/tehran-calendar.js';
 
 /** The longest range a report or an export covers: a leap year. */
 export const MAX_RANGE_DAYS = 366;

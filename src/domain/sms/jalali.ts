@@ -1,19 +1,7 @@
-import { isValidJalaaliDate, toGregorian, toJalaali } from 'jalaali-js';
+import { isValidJalaaliDate, toGregorian } from 'jalaali-js';
+import { jalaliOfWall, tehranInstant, tehranWall } from '../calendar/tehran-calendar.js';
 
 export type JalaliDateTime = { year: number; month: number; day: number; hour: number; minute: number; second?: number };
-
-const TEHRAN_STANDARD_MINUTES = 210;
-
-/**
- * Tehran's offset for a wall-clock date. Iran's DST (abolished after 1401) ran from 24:00 of
- * 1 Farvardin to 24:00 of 30 Shahrivar, as tzdata records; 1385 and 1386 had none, and years
- * before 1371 followed other rules that no bank SMS we read can carry.
- */
-function tehranOffsetMinutes(year: number, month: number, day: number): number {
-  const dstYear = (year >= 1371 && year <= 1384) || (year >= 1387 && year <= 1401);
-  const inWindow = (month > 1 || day > 1) && (month < 6 || (month === 6 && day <= 30));
-  return dstYear && inWindow ? TEHRAN_STANDARD_MINUTES + 60 : TEHRAN_STANDARD_MINUTES;
-}
 
 /** `04` → 1404, `99` → 1399, `0403` → 1403 (Parsian drops the leading 1), `1404` → 1404. */
 export function expandJalaliYear(raw: string): number | null {
@@ -23,7 +11,10 @@ export function expandJalaliYear(raw: string): number | null {
   return raw.startsWith('0') ? 1000 + n : n;
 }
 
-/** The instant a Tehran wall-clock Jalali date and time names; null when the parts are not a real date or time. */
+/**
+ * The instant a Tehran wall-clock Jalali date and time names (the offset of that date, DST years
+ * included, from the time-zone data); null when the parts are not a real date or time.
+ */
 export function jalaliToUtc(p: JalaliDateTime): Date | null {
   const second = p.second ?? 0;
   const parts = [p.year, p.month, p.day, p.hour, p.minute, second];
@@ -31,16 +22,14 @@ export function jalaliToUtc(p: JalaliDateTime): Date | null {
   if (!isValidJalaaliDate(p.year, p.month, p.day)) return null;
   if (p.hour > 23 || p.minute > 59 || second > 59 || Math.min(p.hour, p.minute, second) < 0) return null;
   const g = toGregorian(p.year, p.month, p.day);
-  const wallAsUtc = Date.UTC(g.gy, g.gm - 1, g.gd, p.hour, p.minute, second);
-  return new Date(wallAsUtc - tehranOffsetMinutes(p.year, p.month, p.day) * 60_000);
+  return tehranInstant(Date.UTC(g.gy, g.gm - 1, g.gd, p.hour, p.minute, second));
 }
 
 /** Picks the Jalali year for a date line without one: the candidate nearest the moment the SMS arrived. */
 function withInferredYear(p: Omit<JalaliDateTime, 'year'>, receivedAt: Date): Date | null {
   const t = receivedAt.getTime();
   if (!Number.isFinite(t)) return null;
-  const tehran = new Date(t + TEHRAN_STANDARD_MINUTES * 60_000);
-  const { jy } = toJalaali(tehran.getUTCFullYear(), tehran.getUTCMonth() + 1, tehran.getUTCDate());
+  const { jy } = jalaliOfWall(tehranWall(receivedAt));
   const candidates = [jy - 1, jy, jy + 1]
     .map((year) => jalaliToUtc({ ...p, year }))
     .filter((d): d is Date => d !== null);

@@ -1,9 +1,11 @@
 import { isValidJalaaliDate, toGregorian, toJalaali } from 'jalaali-js';
 
 /**
- * Instants on the Jalali calendar in Tehran time, for reports and exports. Tehran's offsets come
- * from the runtime's time-zone data (ICU), the same IANA data PostgreSQL's `AT TIME ZONE
- * 'Asia/Tehran'` reads, so a day here is the day `jalali_date()` (sql/jalali_date.sql) names.
+ * Tehran time and the Jalali calendar, the one place TypeScript reads them (reports, exports, the
+ * dates in bank SMS). Tehran's offsets come from the runtime's time-zone data (ICU), the same IANA
+ * data PostgreSQL's `AT TIME ZONE 'Asia/Tehran'` reads, so a day here is the day `jalali_date()`
+ * (src/domain/reports/sql/jalali_date.sql) names. No offset is written down here: Iran has kept
+ * +03:30 all year since 2022, and the day its rules change only the time-zone data changes.
  */
 
 const wallClock = new Intl.DateTimeFormat('en-US', {
@@ -22,7 +24,7 @@ const QUARTER_HOUR = 900_000;
 const MAX_CACHED = 50_000;
 const offsets = new Map<number, number>();
 
-/** Tehran's offset from UTC at an instant, in milliseconds (+3:30 today). */
+/** Tehran's offset from UTC at an instant, in milliseconds. */
 function tehranOffsetMs(t: number): number {
   const quarter = Math.floor(t / QUARTER_HOUR);
   const cached = offsets.get(quarter);
@@ -41,13 +43,31 @@ export type JalaliDay = { jy: number; jm: number; jd: number };
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The Tehran wall clock at an instant, as a UTC-based Date (read it with the getUTC… methods). */
-function tehranWall(date: Date): Date {
+export function tehranWall(date: Date): Date {
   const t = date.getTime();
   return new Date(t + tehranOffsetMs(t));
 }
 
-function jalaliOfWall(wall: Date): JalaliDay {
+/** The Jalali day a Tehran wall clock (a UTC-based Date, as `tehranWall` gives) shows. */
+export function jalaliOfWall(wall: Date): JalaliDay {
   return toJalaali(wall.getUTCFullYear(), wall.getUTCMonth() + 1, wall.getUTCDate());
+}
+
+const HALF_DAY = 43_200_000;
+
+/**
+ * The instant a Tehran wall clock shows, the wall clock given as a UTC-based time (`Date.UTC` of
+ * its fields). Tehran's clocks change at most once within half a day, so the offsets in force half
+ * a day before and after are the only candidates. A time shown twice (clocks set back) is its first
+ * instant; a time never shown (clocks set forward) is read with the offset before the jump, as
+ * PostgreSQL reads such a local time.
+ */
+export function tehranInstant(wallAsUtc: number): Date {
+  const before = tehranOffsetMs(wallAsUtc - HALF_DAY);
+  const after = tehranOffsetMs(wallAsUtc + HALF_DAY);
+  if (before === after) return new Date(wallAsUtc - before);
+  const shown = [before, after].filter((offset) => tehranOffsetMs(wallAsUtc - offset) === offset);
+  return new Date(wallAsUtc - (shown.length ? Math.max(...shown) : before));
 }
 
 /** `1405/09/04 14:32:05`: the Jalali date and time in Tehran, as exports show it beside RFC 3339. */
@@ -80,11 +100,7 @@ export function isJalaliDay({ jy, jm, jd }: JalaliDay): boolean {
  */
 export function tehranDayStart(day: JalaliDay): Date {
   const { gy, gm, gd } = toGregorian(day.jy, day.jm, day.jd);
-  const midnight = Date.UTC(gy, gm - 1, gd);
-  let t = midnight - tehranOffsetMs(midnight - 3.5 * 3_600_000);
-  const wall = t + tehranOffsetMs(t);
-  if (wall < midnight) t += midnight - wall;
-  return new Date(t);
+  return tehranInstant(Date.UTC(gy, gm - 1, gd));
 }
 
 /** The Jalali day after `day`. */
