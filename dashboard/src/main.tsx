@@ -4,7 +4,7 @@ import { Provider } from 'urql';
 import { App } from './app.js';
 import { createClient } from './client.js';
 import { preloadPage } from './lazy-pages.js';
-import { BASE, loginHref, navigate } from './router.js';
+import { BASE, loginHref, navigate, preloadPagesWith } from './router.js';
 import { UnitProvider } from './unit.js';
 import './styles.css';
 
@@ -14,7 +14,9 @@ const client = createClient(() => {
   if (!window.location.pathname.startsWith(`${BASE}/login`)) navigate(loginHref(), { replace: true });
 });
 
-// This page's chunk is fetched now, beside React's start-up, not once the shell has rendered.
+// Links fetch their page's chunk ahead; this page's is fetched now, beside React's start-up, not
+// once the shell has rendered.
+preloadPagesWith(preloadPage);
 preloadPage(window.location.pathname.slice(BASE.length).replace(/\/+$/, '') || '/');
 
 const root = document.getElementById('root');

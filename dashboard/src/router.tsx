@@ -1,7 +1,10 @@
 import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
-import { preloadPage } from './lazy-pages.js';
 
-/** The dashboard's own small router: paths under /dashboard, the History API, bookmarkable URLs. */
+/**
+ * The dashboard's own small router: paths under /dashboard, the History API, bookmarkable URLs.
+ * Pages import it for their links, so it imports no page: the page table (lazy-pages.tsx) is
+ * handed to it by main.tsx (`preloadPagesWith`).
+ */
 export const BASE = '/dashboard';
 
 const listeners = new Set<() => void>();
@@ -49,6 +52,13 @@ export function loginHref(): string {
 }
 
 type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { to: string };
+
+let preloadPage: (path: string) => void = () => {};
+
+/** How a link fetches its page's chunk ahead (a path below /dashboard): main.tsx gives lazy-pages' `preloadPage`. */
+export function preloadPagesWith(preload: (path: string) => void): void {
+  preloadPage = preload;
+}
 
 /** The page a dashboard link leads to, its chunk fetched ahead when the pointer or focus reaches the link. */
 function preload(to: string): void {

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cycles, importsOf } from '../support/import-graph.js';
 
 // The structure drawn from the imports (docs/architecture.md): layers only import downward and no
 // file imports itself back through others. Type-only imports count: they are arrows of the design
-// too. (dependency-cruiser and madge parse TypeScript through the compiler's JavaScript API, which
-// TypeScript 7 no longer ships, so the graph is read here: our imports are one per statement.)
+// too (the graph is read by test/support/import-graph.ts).
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 // Presenters render domain rows for the doors (REST JSON, verify results): below every door, above
@@ -31,56 +31,8 @@ function sources(dir: string): string[] {
     .filter((f) => !f.startsWith('src/generated/'));
 }
 
-const IMPORT = /^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|^\s*import\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/gm;
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(path.join(ROOT, file), 'utf8');
-  const found: string[] = [];
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2] ?? m[3]!;
-    const target = path.relative(ROOT, path.resolve(path.dirname(path.join(ROOT, file)), spec)).replace(/\.js$/, '.ts');
-    found.push(target);
-  }
-  return found;
-}
-
 const files = [...sources('src'), ...sources('jobs')];
-const graph = new Map(files.map((f) => [f, importsOf(f).filter((t) => !t.startsWith('src/generated/'))]));
-
-/** Strongly connected components with more than one file (Tarjan). */
-function cycles(): string[][] {
-  let index = 0;
-  const idx = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const on = new Set<string>();
-  const out: string[][] = [];
-  const visit = (v: string) => {
-    idx.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    on.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!idx.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
-    }
-    if (low.get(v) === idx.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        on.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1) out.push(component.sort());
-    }
-  };
-  for (const f of graph.keys()) if (!idx.has(f)) visit(f);
-  return out;
-}
+const graph = new Map(files.map((f) => [f, importsOf(ROOT, f).filter((t) => !t.startsWith('src/generated/'))]));
 
 /** A file's code without its comments: a comment may name `statement()` or `.query(` in passing. */
 function codeOf(file: string): string {
@@ -122,7 +74,7 @@ describe('the structure drawn from the imports', () => {
   });
 
   it('has no cycle', () => {
-    expect(cycles()).toEqual([]);
+    expect(cycles(graph)).toEqual([]);
   });
 
   it('the domain never imports a door, and no folder is named for speed', () => {
