@@ -71,6 +71,16 @@ export const ACTOR_KIND: Record<EnumOf<'AuditActorKind'>, string> = {
   system: 'سامانه',
 };
 
+/** The door a change came through (AuditEvent.via). */
+export const AUDIT_VIA: Record<EnumOf<'AuditVia'>, string> = {
+  api: 'API',
+  dashboard: 'داشبورد',
+  cli: 'خط فرمان اپراتور',
+  telegram: 'تلگرام',
+  bale: 'بله',
+  system: 'سامانه',
+};
+
 export const LEDGER_KIND: Record<string, string> = {
   topup: 'افزایش اعتبار',
   fee: 'کارمزد',

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../graphql.js';
-import { ACTOR_KIND, label } from '../labels.js';
+import { ACTOR_KIND, AUDIT_VIA, label } from '../labels.js';
 import { href, navigate, useLocation, useTitle } from '../router.js';
 import { useProjects } from '../projects.js';
 import { DateTime, Empty, ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
@@ -23,6 +23,7 @@ const Audit = graphql(`
           projectId
           note
           changes
+          via
           actor {
             kind
             id
@@ -65,6 +66,7 @@ function AuditPageOf({ after, projectId, isLast, onMore }: { after: string | nul
               <span>
                 {label(ACTOR_KIND, node.actor.kind)}: <span dir="auto">{node.actor.label}</span>
               </span>
+              <span>از راه {label(AUDIT_VIA, node.via)}</span>
               <span dir="ltr">
                 {node.subjectType} {node.subjectId.slice(0, 8)}
               </span>
