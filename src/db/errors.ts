@@ -49,7 +49,7 @@ export function dbErrorToAppError(err: unknown): AppError | undefined {
   if (isConnectionFailure(err)) {
     return new AppError('unavailable', 'The database connection was lost; try again.', { retryAfterSeconds: 1 });
   }
-  if (code === '57014' || code === '55P03' || code?.startsWith('53')) return new AppError('unavailable', undefined, { retryAfterSeconds: 1 });
+  if (isOutOfTime(err)) return new AppError('unavailable', undefined, { retryAfterSeconds: 1 });
   if (prismaCode === 'P2025') return new AppError('not_found');
   if (prismaCode === 'P2000' || prismaCode === 'P2006' || prismaCode === 'P2007' || prismaCode === 'P2023') return invalidInput('a value is malformed or too long');
   if (err instanceof Prisma.PrismaClientValidationError) return invalidInput('a value is malformed');
@@ -132,6 +132,28 @@ export function isConnectionLost(err: unknown): boolean {
 export function isConnectionFailure(err: unknown): boolean {
   const code = pgError(err)?.code;
   return code?.startsWith('08') === true || code?.startsWith('57P') === true || isConnectionLost(err);
+}
+
+/**
+ * A statement or lock timeout, no resources (53xxx), or an interactive transaction Prisma gave up
+ * for time (P2028): no connection within its `maxWait` (src/db/prisma.ts), or it outran its
+ * `timeout` and was rolled back. Nothing of it committed.
+ */
+function isOutOfTime(err: unknown): boolean {
+  const code = pgError(err)?.code;
+  if (code === '57014' || code === '55P03' || code?.startsWith('53')) return true;
+  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2028' && TRANSACTION_TIMEOUT.test(err.message);
+}
+
+const TRANSACTION_TIMEOUT = /Unable to start a transaction in the given time|cannot be executed on an expired transaction/;
+
+/**
+ * The database could not do the work now, for load or an outage, not for anything in the work: no
+ * connection or transaction in time, a statement or lock timeout, no resources, a lost
+ * connection, a conflict still there after its retries. The same work may succeed later.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  return isOutOfTime(err) || isSerializationFailure(err) || isConnectionFailure(err);
 }
 
 /** Prisma's codes for an unreachable server, a closed connection, a socket or pool timeout. */

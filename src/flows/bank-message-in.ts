@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { retryOnConflict } from '../db/errors.js';
+import { isDatabaseBusy, retryOnConflict } from '../db/errors.js';
 import type { Tx } from '../db/prisma.js';
 import { requireActor, type Actor } from '../domain/auth/actor.js';
 import { decideEvidence, resolveCard } from '../domain/bank-messages/evidence.js';
@@ -32,14 +32,30 @@ import { parseInput } from '../domain/validation.js';
 
 /**
  * A device forwards one raw SMS. It is stored first, in its own transaction, so it is never lost;
- * then it is processed before the answer. The same device, body and receivedAt again is stored as
- * a `duplicate` of the first, with its own id.
+ * then it is processed before the answer (or soon after: `processNowOrLater`). The same device,
+ * body and receivedAt again is stored as a `duplicate` of the first, with its own id.
  */
 export async function receiveBankMessage(deps: Deps, actor: Actor, input: unknown): Promise<{ id: string; status: MessageStatus }> {
   const device = requireActor(actor, 'device');
   const stored = await storeBankMessage(deps, device, parseInput(messageInput, input));
   if (stored.duplicate) return { id: stored.id, status: 'duplicate' };
-  return { id: stored.id, status: await processBankMessage(deps, stored.id) };
+  return { id: stored.id, status: (await processNowOrLater(deps, stored.id)) ?? 'received' };
+}
+
+/**
+ * A stored message's processing, or null when the database is too busy for it now (no connection
+ * in time, a lock or statement timeout: `isDatabaseBusy`). It then stays `received` and its rescue
+ * job (storeBankMessage) processes it: the phone is answered that it is stored, never told to send
+ * again an SMS that is.
+ */
+async function processNowOrLater(deps: Deps, messageId: string): Promise<MessageStatus | null> {
+  try {
+    return await processBankMessage(deps, messageId);
+  } catch (err) {
+    if (!isDatabaseBusy(err)) throw err;
+    deps.log.warn({ err, messageId }, 'bank message stored; the database was too busy to process it now: its rescue job will');
+    return null;
+  }
 }
 
 /**
@@ -47,6 +63,7 @@ export async function receiveBankMessage(deps: Deps, actor: Actor, input: unknow
  * the batch, naming its index), each is stored raw in the order sent (never lost), then the new
  * ones are processed one at a time, oldest bank time first (receivedAt when the text has none), so
  * matching and balance chains see them in the order the bank sent them. Answers in the order sent.
+ * When the database is too busy for one, it and the ones after it are answered `received`.
  */
 export async function receiveBankMessageBatch(deps: Deps, actor: Actor, input: unknown): Promise<{ items: { id: string; status: MessageStatus }[] }> {
   const device = requireActor(actor, 'device');
@@ -64,7 +81,12 @@ export async function receiveBankMessageBatch(deps: Deps, actor: Actor, input: u
   }
   const statuses = new Map<string, MessageStatus>();
   const fresh = stored.filter((s) => !s.duplicate).sort((a, b) => a.at - b.at || a.index - b.index);
-  for (const s of fresh) statuses.set(s.id, await processBankMessage(deps, s.id));
+  for (const s of fresh) {
+    const status = await processNowOrLater(deps, s.id);
+    // The database is busy: this one and the ones after it stay `received` for their rescue jobs.
+    if (status === null) break;
+    statuses.set(s.id, status);
+  }
   return { items: stored.map((s) => ({ id: s.id, status: s.duplicate ? 'duplicate' : (statuses.get(s.id) ?? 'received') })) };
 }
 

@@ -34,6 +34,12 @@ describe('toAppError: one translator from anything thrown to the catalog', () =>
     ['a deadlock after retries (40P01)', () => retryOnConflict(() => raise('40P01'), 3), 'conflict'],
     ['a serialization failure after retries (40001)', () => retryOnConflict(() => raise('40001'), 3), 'conflict'],
     ['a statement timeout (57014)', () => raise('57014'), 'unavailable'],
+    ['a lock timeout (55P03)', () => raise('55P03'), 'unavailable'],
+    [
+      'a transaction past its timeout (P2028)',
+      () => app.deps.prisma.$transaction(async (tx) => tx.$executeRaw`SELECT pg_sleep(0.3)`.then(() => tx.$executeRaw`SELECT 1`), { timeout: 100 }),
+      'unavailable',
+    ],
   ] as const)('maps %s', async (_name, run, code) => {
     const err = await caught(run);
     expect(err.code).toBe(code);
