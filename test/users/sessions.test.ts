@@ -139,8 +139,12 @@ describe('the set-password link', () => {
 
   it('stores only an scrypt hash of the password and SHA-256 hashes of the tokens', async () => {
     const owner = await addSignedInUser(app, merchant.merchantId, 'owner');
-    const { rows } = await db.query(`SELECT password_hash FROM users WHERE id = $1`, [owner.userId]);
+    // A password as the link sets it (addSignedInUser swaps in a quicker hash afterwards).
+    const created = await addUser(app.deps, operatorActor, { merchantId: merchant.merchantId, email: 'hashed@shop.example.com', role: 'viewer' });
+    expect((await setPassword(app, tokenOfUrl(created.setPasswordUrl), 'a-stored-password')).status).toBe(204);
+    const { rows } = await db.query(`SELECT password_hash FROM users WHERE id = $1`, [created.user.id]);
     expect(rows[0].password_hash).toMatch(/^scrypt\$15\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect((await signIn(app, 'hashed@shop.example.com', 'a-stored-password')).status).toBe(204);
     const token = owner.cookie.split('=')[1]!;
     expect((await db.query(`SELECT count(*)::int AS n FROM sessions WHERE token_hash = $1`, [token])).rows[0].n).toBe(0);
     expect((await db.query(`SELECT count(*)::int AS n FROM sessions WHERE token_hash = encode(sha256($1::bytea), 'hex')`, [token])).rows[0].n).toBe(1);
@@ -154,10 +158,11 @@ describe('the set-password link', () => {
     expect((await setPassword(app, tokenOfUrl(reset.resetUserPassword.setPasswordUrl), 'a-brand-new-password', { cookie: staff.cookie })).status).toBe(204);
     expect(errorCode(await gqlAs(app, other, VIEWER))).toBe('unauthorized');
     expect((await gqlOkAs(app, staff.cookie, VIEWER)).viewer.user.id).toBe(staff.userId);
-    expect((await signIn(app, staff.email, 'a-brand-new-password')).status).toBe(204);
+    const signedIn = await signIn(app, staff.email, 'a-brand-new-password');
+    expect(signedIn.status).toBe(204);
 
     // changePassword: the current password is checked; the other sessions end.
-    const third = cookieOf(await signIn(app, staff.email, 'a-brand-new-password'));
+    const third = cookieOf(signedIn);
     const wrong = await gqlAs(app, staff.cookie, `mutation { changePassword(currentPassword: "nope-nope-nope", newPassword: "another-new-password") }`);
     expect(errorCode(wrong)).toBe('invalid_request');
     expect(await gqlOkAs(app, staff.cookie, `mutation { changePassword(currentPassword: "a-brand-new-password", newPassword: "another-new-password") }`)).toEqual({ changePassword: true });
