@@ -7,6 +7,7 @@ import type { TestProject } from 'vitest/node';
 import { jobDefinitions } from '../../jobs/index.js';
 import { ensureDatabase, freePort, startEmbeddedPostgres } from '../../src/db/embedded.js';
 import { migrate } from '../../src/db/migrate.js';
+import { buildTestBundles } from './bundles.js';
 import { hasPgBouncer, PGBOUNCER, startPgBouncer, type PgBouncer } from './pgbouncer.js';
 
 declare module 'vitest' {
@@ -26,12 +27,14 @@ const POOLER_POOL_SIZE = 8;
  * folder. A template database is migrated once (schema + pg-boss); each test file clones it.
  * TEST_POOLER=pgbouncer (`npm run test:pooler`) also starts Debian's PgBouncer in transaction mode
  * in front of it: services the harness starts then get DATABASE_URL through the pooler and
- * DATABASE_DIRECT_URL straight to the server (test/support/harness.ts).
+ * DATABASE_DIRECT_URL straight to the server (test/support/harness.ts). The service and the CLI are
+ * bundled once for the tests that start them as processes (test/support/bundles.ts).
  */
 export default async function setup(project: TestProject) {
   const pooler = process.env.TEST_POOLER ?? '';
   if (pooler !== '' && pooler !== 'pgbouncer') throw new Error(`TEST_POOLER must be unset or "pgbouncer" (got "${pooler}")`);
   if (pooler && !hasPgBouncer()) throw new Error(`TEST_POOLER=pgbouncer needs ${PGBOUNCER} (apt-get install -y pgbouncer)`);
+  const bundles = await buildTestBundles();
   let serverUrl: string;
   let stopServer = async () => undefined as void;
   let tempDir: string | undefined;
@@ -56,6 +59,7 @@ export default async function setup(project: TestProject) {
   } catch (err) {
     // No teardown runs after a failed setup: the servers it started must not outlive it.
     await stopServer().catch(() => undefined);
+    await bundles.remove();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
     throw err;
   }
@@ -63,6 +67,7 @@ export default async function setup(project: TestProject) {
   project.provide('pgServerUrl', serverUrl);
   project.provide('templateDb', templateDb);
   project.provide('pgPoolerUrl', bouncer ? bouncer.url(serverUrl) : '');
+  project.provide('bundleDir', bundles.dir);
 
   return async () => {
     await bouncer?.stop();
@@ -77,6 +82,7 @@ export default async function setup(project: TestProject) {
     }
     await client.end();
     await stopServer();
+    await bundles.remove();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   };
 }

@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
 import { fromRoot } from '../../src/paths.js';
+import { BUNDLED_ENTRIES } from './bundles.js';
 
 const CONFIG = (JSON.parse(readFileSync(fromRoot('package.json'), 'utf8')) as { config?: { nodeFlags?: string; nodeEnv?: string } }).config ?? {};
 const words = (text = '') => text.split(' ').filter(Boolean);
@@ -26,9 +29,27 @@ export const PRODUCTION_ENV: Readonly<Record<string, string>> = Object.fromEntri
 
 export type Spawned = { child: ChildProcess; stdout: () => string; stderr: () => string; exit: Promise<number | null> };
 
-/** Runs one of the project's entry points the way `npm run …` would, without npm's own output. */
+/**
+ * Runs one of the project's entry points (`src/main.ts`, `src/cli/index.ts`) as one node process,
+ * without npm's own output, so signals reach our handlers directly: from its bundle, built once for
+ * the run as `npm run build` builds dist/main.mjs (test/support/bundles.ts), rather than from the
+ * sources under tsx, which loads and transpiles every module at each start. The documented commands
+ * themselves (`npm start`, `npm run cli`) are run by test/docs/doc-examples.test.ts and
+ * test/cli/json-output.test.ts.
+ */
 export function spawnTs(entry: string, args: string[], env: Record<string, string>): Spawned {
-  // One process, as `npm run dev` runs it (node --import tsx), so signals reach our handlers directly.
+  return spawnNode([bundleOf(entry), ...args], env);
+}
+
+/** The path of this run's bundle of an entry point (test/support/bundles.ts). */
+export function bundleOf(entry: string): string {
+  const bundle = BUNDLED_ENTRIES[entry];
+  if (!bundle) throw new Error(`${entry} is not bundled for tests: add it to BUNDLED_ENTRIES (test/support/bundles.ts)`);
+  return path.join(inject('bundleDir'), bundle);
+}
+
+/** The entry point from the sources under tsx, as `npm run dev` runs it (README.md): loads and transpiles every module. */
+export function spawnSources(entry: string, args: string[], env: Record<string, string>): Spawned {
   return spawnNode(['--import', 'tsx', entry, ...args], env);
 }
 
@@ -44,11 +65,36 @@ export function spawnNode(nodeArgs: string[], env: Record<string, string>): Spaw
 }
 
 /**
+ * How many processes `runTs` runs at once in one test file: tests that run commands concurrently
+ * overlap one command's waits with another's work, and the machine's two cores are not asked for more.
+ */
+const RUNNING_AT_ONCE = 2;
+let running = 0;
+const queued: (() => void)[] = [];
+
+async function slot(): Promise<() => void> {
+  if (running >= RUNNING_AT_ONCE) await new Promise<void>((resolve) => queued.push(resolve));
+  else running++;
+  // A freed slot passes straight to the next queued command (`running` stays as it is).
+  return () => (queued.length ? queued.shift()!() : running--);
+}
+
+/**
  * Runs an entry point to its end. A process still running after `deadlineMs` is killed and the
  * test fails with what it printed, rather than at the test's timeout with nothing to go on (a
- * loaded CI machine once took more than 30 s to start one).
+ * loaded CI machine once took more than 30 s to start one). The deadline counts from the start of
+ * the process, not from the wait for a slot (RUNNING_AT_ONCE).
  */
 export async function runTs(entry: string, args: string[], env: Record<string, string>, deadlineMs = 50_000) {
+  const release = await slot();
+  try {
+    return await runToEnd(entry, args, env, deadlineMs);
+  } finally {
+    release();
+  }
+}
+
+async function runToEnd(entry: string, args: string[], env: Record<string, string>, deadlineMs: number) {
   const p = spawnTs(entry, args, env);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), deadlineMs)));
