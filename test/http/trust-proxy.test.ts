@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createTestDatabase, request, startTestApp, testEnv } from '../support/harness.js';
-import { runTs, spawnTs, waitFor, type Spawned } from '../support/process.js';
+import { runTs } from '../support/process.js';
 import { clearOfWindowEdge } from '../support/rate-window.js';
 
 /**
@@ -13,13 +13,9 @@ import { clearOfWindowEdge } from '../support/rate-window.js';
  */
 const LIMIT = '2';
 let databaseUrl: string;
-const running: Spawned[] = [];
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
-});
-afterAll(() => {
-  for (const p of running) p.child.kill('SIGKILL');
 });
 
 /** An anonymous GraphQL request whose X-Forwarded-For is `chain` (none when null): its status. */
@@ -41,37 +37,17 @@ async function expectClientReadFrom(baseUrl: string, chains: { spent: string; sa
   expect(await statusFrom(baseUrl, chains.other)).toBe(200);
 }
 
-function startProcess(trustProxy: string): Spawned {
-  const p = spawnTs('src/main.ts', ['--role', 'api'], testEnv(databaseUrl, { TRUST_PROXY: trustProxy, PUBLIC_RATE_LIMIT_PER_MINUTE: LIMIT }));
-  running.push(p);
-  return p;
+/** The service started in this process with `env` (the HTTP behaviour of a value needs no process of its own). */
+async function withApp(env: Record<string, string>, check: (baseUrl: string) => Promise<void>, own: { databaseUrl?: string } = { databaseUrl }) {
+  const app = await startTestApp({ role: 'api', ...own, env: { ...env, PUBLIC_RATE_LIMIT_PER_MINUTE: LIMIT } });
+  try {
+    await check(app.baseUrl);
+  } finally {
+    await app.stop();
+  }
 }
 
-async function baseUrlOf(p: Spawned): Promise<string> {
-  await waitFor(() => /listening on port \d+/.test(p.stdout()) || p.child.exitCode !== null, 60_000, 'the API to listen');
-  const port = /listening on port (\d+)/.exec(p.stdout())?.[1];
-  if (!port) throw new Error(`the API did not start:\n${p.stderr()}`);
-  return `http://127.0.0.1:${port}`;
-}
-
-describe('TRUST_PROXY as a real process', { timeout: 120_000 }, () => {
-  it('true (Express’s own value) starts and reads the client from the leftmost X-Forwarded-For entry', async () => {
-    const p = startProcess('true');
-    const base = await baseUrlOf(p);
-    await expectClientReadFrom(base, { spent: '198.51.100.1, 203.0.113.1', same: '198.51.100.1, 203.0.113.2', other: '198.51.100.2, 203.0.113.1' });
-    p.child.kill('SIGTERM');
-    expect(await p.exit).toBe(0);
-  });
-
-  it('a hop count trusts that many proxies from the socket inward', async () => {
-    const p = startProcess('1');
-    const base = await baseUrlOf(p);
-    // One hop (this test, on loopback) is trusted: the client is the entry it appended, the last one.
-    await expectClientReadFrom(base, { spent: '198.51.100.11, 203.0.113.11', same: '198.51.100.12, 203.0.113.11', other: '198.51.100.11, 203.0.113.12' });
-    p.child.kill('SIGTERM');
-    expect(await p.exit).toBe(0);
-  });
-
+describe('TRUST_PROXY at start-up', { timeout: 120_000 }, () => {
   it('an invalid value stops the start with one line naming TRUST_PROXY, no stack', async () => {
     const res = await runTs('src/main.ts', ['--role', 'api'], testEnv(databaseUrl, { TRUST_PROXY: '10.0.0.0/33' }));
     expect(res.code).not.toBe(0);
@@ -88,54 +64,56 @@ describe('TRUST_PROXY values refused', () => {
   });
 });
 
-describe('TRUST_PROXY: every other form Express accepts', { timeout: 120_000 }, () => {
+// Each check starts the service with its value and uses addresses of its own, so the checks run at once.
+describe.concurrent('TRUST_PROXY: each form Express accepts', { timeout: 120_000 }, () => {
+  it('true (Express’s own value) reads the client from the leftmost X-Forwarded-For entry', async () => {
+    await withApp({ TRUST_PROXY: 'true' }, (base) =>
+      expectClientReadFrom(base, { spent: '198.51.100.1, 203.0.113.1', same: '198.51.100.1, 203.0.113.2', other: '198.51.100.2, 203.0.113.1' }),
+    );
+  });
+
+  it('a hop count trusts that many proxies from the socket inward', async () => {
+    // One hop (this test, on loopback) is trusted: the client is the entry it appended, the last one.
+    await withApp({ TRUST_PROXY: '1' }, (base) =>
+      expectClientReadFrom(base, { spent: '198.51.100.11, 203.0.113.11', same: '198.51.100.12, 203.0.113.11', other: '198.51.100.11, 203.0.113.12' }),
+    );
+  });
+
   // The client is 127.0.0.1 to the service; each form below trusts it (and nothing in the chain).
   const trusting = ['loopback', '127.0.0.1', '127.0.0.0/8, ::1/128', 'loopback, linklocal, uniquelocal', '2'];
 
   it.each(trusting.map((form, i) => [form, i] as const))('%s', async (form, i) => {
-    const app = await startTestApp({ role: 'api', databaseUrl, env: { TRUST_PROXY: form, PUBLIC_RATE_LIMIT_PER_MINUTE: LIMIT } });
-    try {
-      const a = (n: number) => `198.51.100.${100 + i * 10 + n}`;
-      const b = (n: number) => `203.0.113.${100 + i * 10 + n}`;
-      if (form === '2') {
-        // Two hops: this test's socket and the proxy that wrote the last entry; the client wrote the one before.
-        await expectClientReadFrom(app.baseUrl, { spent: `${a(1)}, ${b(1)}`, same: `${a(1)}, ${b(2)}`, other: `${a(2)}, ${b(1)}` });
-      } else {
-        // The last entry is not a trusted proxy: it is the client.
-        await expectClientReadFrom(app.baseUrl, { spent: `${a(1)}, ${b(1)}`, same: `${a(2)}, ${b(1)}`, other: `${a(1)}, ${b(2)}` });
-      }
-    } finally {
-      await app.stop();
-    }
+    const a = (n: number) => `198.51.100.${100 + i * 10 + n}`;
+    const b = (n: number) => `203.0.113.${100 + i * 10 + n}`;
+    await withApp({ TRUST_PROXY: form }, (base) =>
+      form === '2'
+        ? // Two hops: this test's socket and the proxy that wrote the last entry; the client wrote the one before.
+          expectClientReadFrom(base, { spent: `${a(1)}, ${b(1)}`, same: `${a(1)}, ${b(2)}`, other: `${a(2)}, ${b(1)}` })
+        : // The last entry is not a trusted proxy: it is the client.
+          expectClientReadFrom(base, { spent: `${a(1)}, ${b(1)}`, same: `${a(2)}, ${b(1)}`, other: `${a(1)}, ${b(2)}` }),
+    );
   });
 
-  it('false (and unset) trust no proxy: X-Forwarded-For is ignored', async () => {
-    for (const env of [{ TRUST_PROXY: 'false' }, {}] as Record<string, string>[]) {
-      const app = await startTestApp({ role: 'api', env: { ...env, PUBLIC_RATE_LIMIT_PER_MINUTE: LIMIT } });
-      try {
-        await clearOfWindowEdge(15_000);
-        expect(await statusFrom(app.baseUrl, '198.51.100.201')).toBe(200);
-        expect(await statusFrom(app.baseUrl, '198.51.100.202')).toBe(200);
-        expect(await statusFrom(app.baseUrl, '198.51.100.203')).toBe(429);
-        expect(await statusFrom(app.baseUrl, null)).toBe(429);
-      } finally {
-        await app.stop();
-      }
-    }
+  it.each([['false', { TRUST_PROXY: 'false' }], ['unset', {}]] as [string, Record<string, string>][])('%s trusts no proxy: X-Forwarded-For is ignored', async (_name, env) => {
+    // A database of its own: every request here counts as 127.0.0.1's.
+    await withApp(env, async (base) => {
+      await clearOfWindowEdge(15_000);
+      expect(await statusFrom(base, '198.51.100.201')).toBe(200);
+      expect(await statusFrom(base, '198.51.100.202')).toBe(200);
+      expect(await statusFrom(base, '198.51.100.203')).toBe(429);
+      expect(await statusFrom(base, null)).toBe(429);
+    }, {});
   });
 
   it('a WebSocket subscription reads its client as HTTP does', async () => {
-    const app = await startTestApp({ role: 'api', databaseUrl, env: { TRUST_PROXY: 'loopback', PUBLIC_RATE_LIMIT_PER_MINUTE: LIMIT } });
-    try {
+    await withApp({ TRUST_PROXY: 'loopback' }, async (base) => {
       await clearOfWindowEdge(15_000);
       const spent = '198.51.100.250';
-      expect(await statusFrom(app.baseUrl, spent)).toBe(200);
-      expect(await statusFrom(app.baseUrl, spent)).toBe(200);
-      expect(await wsOperationCode(app.baseUrl, spent)).toBe('rate_limited');
-      expect(await wsOperationCode(app.baseUrl, '198.51.100.251')).toBe('ok');
-    } finally {
-      await app.stop();
-    }
+      expect(await statusFrom(base, spent)).toBe(200);
+      expect(await statusFrom(base, spent)).toBe(200);
+      expect(await wsOperationCode(base, spent)).toBe('rate_limited');
+      expect(await wsOperationCode(base, '198.51.100.251')).toBe('ok');
+    });
   });
 });
 
