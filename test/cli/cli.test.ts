@@ -10,7 +10,9 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-describe('operator CLI', () => {
+// Each test's commands run in a process of their own; the tests share nothing but the database, so
+// they run at once (each test's own commands keep their order where it matters).
+describe.concurrent('operator CLI', { timeout: 120_000 }, () => {
   it('creates a merchant whose key works, printing only one JSON object on stdout', async () => {
     const res = await cli('merchant', 'create', '--name', 'Acme', '--credit', '150000', '--json');
     expect(res.code).toBe(0);
@@ -23,13 +25,14 @@ describe('operator CLI', () => {
 
   it('adds credit, deactivates a merchant, suspends a project and sets its fee', async () => {
     const created = JSON.parse((await cli('merchant', 'create', '--name', 'B', '--json')).stdout);
-    const credit = JSON.parse((await cli('merchant', 'credit', '--id', created.merchantId, '--add', '70000', '--json')).stdout);
-    expect(credit.credit).toEqual({ balance: '70000', reserved: '0', available: '70000' });
-
     const project = await gqlOk(app.baseUrl, `mutation { createProject(input: { name: "P" }) { apiKey project { id } } }`, {}, created.merchantKey);
     const projectId = project.createProject.project.id;
-    const fee = JSON.parse((await cli('project', 'fee', '--id', projectId, '--bps', '250', '--min', '2000', '--max', '90000', '--json')).stdout);
-    expect(fee).toEqual({ projectId, feeBps: 250, feeMin: '2000', feeMax: '90000' });
+    const [credit, fee] = await Promise.all([
+      cli('merchant', 'credit', '--id', created.merchantId, '--add', '70000', '--json'),
+      cli('project', 'fee', '--id', projectId, '--bps', '250', '--min', '2000', '--max', '90000', '--json'),
+    ]);
+    expect(JSON.parse(credit.stdout).credit).toEqual({ balance: '70000', reserved: '0', available: '70000' });
+    expect(JSON.parse(fee.stdout)).toEqual({ projectId, feeBps: 250, feeMin: '2000', feeMax: '90000' });
 
     expect((await cli('project', 'deactivate', '--id', projectId, '--json')).code).toBe(0);
     const asProject = await gql(app.baseUrl, `{ viewer { kind } }`, {}, project.createProject.apiKey);

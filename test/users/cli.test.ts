@@ -5,6 +5,7 @@ import { cookieOf, gqlOkAs, setPassword, signIn, tokenOfUrl, USERS_ENV } from '.
 
 // Operator CLI for dashboard users: `merchant user add` prints one JSON object with the user id and
 // a one-time set-password link; `demo` includes the demo owner's email and a fresh password.
+// Each command is a process of its own; tests that share nothing but the database run at once.
 
 let app: TestApp;
 const PUBLIC_BASE_URL = 'https://pay.example.com';
@@ -15,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-describe('merchant user add', () => {
+describe.concurrent('merchant user add', { timeout: 120_000 }, () => {
   it('prints {userId, setPasswordUrl}: a link to the dashboard’s set-password page that sets the password once', async () => {
     const { merchantId } = await makeMerchant(app, { name: 'CLI users' });
     const res = await cli('merchant', 'user', 'add', '--id', merchantId, '--email', 'Boss@Shop.Example.com', '--role', 'owner', '--json');
@@ -35,19 +36,26 @@ describe('merchant user add', () => {
 
   it('answers one JSON error for a taken email, a bad role or an unknown merchant', async () => {
     const { merchantId } = await makeMerchant(app);
-    expect((await cli('merchant', 'user', 'add', '--id', merchantId, '--email', 'twice@shop.example.com', '--role', 'staff', '--json')).code).toBe(0);
-    const twice = await cli('merchant', 'user', 'add', '--id', merchantId, '--email', 'TWICE@shop.example.com', '--role', 'viewer', '--json');
+    const addTwice = async () => {
+      const first = await cli('merchant', 'user', 'add', '--id', merchantId, '--email', 'twice@shop.example.com', '--role', 'staff', '--json');
+      const again = await cli('merchant', 'user', 'add', '--id', merchantId, '--email', 'TWICE@shop.example.com', '--role', 'viewer', '--json');
+      return [first, again] as const;
+    };
+    const [[first, twice], badRole, unknown] = await Promise.all([
+      addTwice(),
+      cli('merchant', 'user', 'add', '--id', merchantId, '--email', 'r@shop.example.com', '--role', 'admin', '--json'),
+      cli('merchant', 'user', 'add', '--id', '00000000-0000-4000-8000-000000000000', '--email', 'u@shop.example.com', '--role', 'viewer', '--json'),
+    ]);
+    expect(first.code).toBe(0);
     expect(twice.code).toBe(1);
     expect(JSON.parse(twice.stdout).error.code).toBe('conflict');
-    const badRole = await cli('merchant', 'user', 'add', '--id', merchantId, '--email', 'r@shop.example.com', '--role', 'admin', '--json');
     expect(badRole.code).toBe(1);
     expect(JSON.parse(badRole.stdout).error).toMatchObject({ code: 'invalid_request', details: { fields: [{ field: 'role' }] } });
-    const unknown = await cli('merchant', 'user', 'add', '--id', '00000000-0000-4000-8000-000000000000', '--email', 'u@shop.example.com', '--role', 'viewer', '--json');
     expect(JSON.parse(unknown.stdout).error.code).toBe('not_found');
   });
 });
 
-describe('demo', () => {
+describe.concurrent('demo', { timeout: 120_000 }, () => {
   it('includes the demo owner’s email and a new password each time; the old password stops working', async () => {
     const first = JSON.parse((await cli('demo', '--json')).stdout);
     expect(first.ownerEmail).toBe('owner@demo.local');
