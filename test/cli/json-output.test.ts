@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-describe('operator CLI: activate and deactivate', () => {
+// Each command is a process of its own; the tests share nothing but the database, so they run at once.
+describe.concurrent('operator CLI: activate and deactivate', { timeout: 120_000 }, () => {
   it('project activate lifts the operator suspension that project deactivate set', async () => {
     // Given a suspended project
     const shop = await makeProject(app);
@@ -47,14 +48,16 @@ describe('operator CLI: activate and deactivate', () => {
   });
 });
 
-describe('operator CLI: list and show', () => {
+describe.concurrent('operator CLI: list and show', { timeout: 120_000 }, () => {
   it('lists merchants and projects and shows one of each', async () => {
     const shop = await makeProject(app);
 
-    const merchants = await cliJson('merchant', 'list');
-    const projects = await cliJson('project', 'list', '--merchant', shop.merchantId);
-    const merchant = await cliJson('merchant', 'show', '--id', shop.merchantId);
-    const project = await cliJson('project', 'show', '--id', shop.projectId);
+    const [merchants, projects, merchant, project] = await Promise.all([
+      cliJson('merchant', 'list'),
+      cliJson('project', 'list', '--merchant', shop.merchantId),
+      cliJson('merchant', 'show', '--id', shop.merchantId),
+      cliJson('project', 'show', '--id', shop.projectId),
+    ]);
 
     expect(merchants.out.items.map((m: { merchantId: string }) => m.merchantId)).toContain(shop.merchantId);
     expect(projects.out.items).toEqual([expect.objectContaining({ projectId: shop.projectId, merchantId: shop.merchantId, sandbox: true })]);
@@ -69,7 +72,7 @@ describe('operator CLI: list and show', () => {
   });
 });
 
-describe('operator CLI: --json for usage errors and help', () => {
+describe.concurrent('operator CLI: --json for usage errors and help', { timeout: 120_000 }, () => {
   it.each([
     ['a missing required option', ['merchant', 'show'], 'commander.missingMandatoryOptionValue'],
     ['an unknown command', ['project', 'bogus'], 'commander.unknownCommand'],

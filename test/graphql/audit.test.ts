@@ -308,13 +308,17 @@ describe('audit log: append-only in the database', () => {
   });
 });
 
-describe('audit log: operator CLI changes', () => {
+// Each command is a process of its own; the tests run at once, the one that switches a merchant off on
+// a merchant of its own.
+describe.concurrent('audit log: operator CLI changes', { timeout: 120_000 }, () => {
   const operator = { kind: 'operator', id: null, label: 'operator CLI' };
   let m: { merchantId: string; merchantKey: string };
+  let switched: { merchantId: string; merchantKey: string };
   let projectId: string;
 
   beforeAll(async () => {
     m = await makeMerchant(app, { name: 'Operated' });
+    switched = await makeMerchant(app, { name: 'Switched' });
     ({ projectId } = await makeProject(app, { merchantKey: m.merchantKey }));
   });
 
@@ -337,10 +341,10 @@ describe('audit log: operator CLI changes', () => {
   });
 
   it('records a merchant deactivated and activated again with the operator', async () => {
-    expect((await cli('merchant', 'deactivate', '--id', m.merchantId)).code).toBe(0);
-    expect((await cli('merchant', 'activate', '--id', m.merchantId)).code).toBe(0);
+    expect((await cli('merchant', 'deactivate', '--id', switched.merchantId)).code).toBe(0);
+    expect((await cli('merchant', 'activate', '--id', switched.merchantId)).code).toBe(0);
 
-    const switches = (await eventsAbout(m.merchantId, m.merchantKey)).filter((e) => e.action.endsWith('activated'));
+    const switches = (await eventsAbout(switched.merchantId, switched.merchantKey)).filter((e) => e.action.endsWith('activated'));
     expect(switches.map((e) => [e.action, e.actor.kind, e.changes])).toEqual([
       ['merchant.deactivated', 'operator', { active: { from: true, to: false } }],
       ['merchant.activated', 'operator', { active: { from: false, to: true } }],
