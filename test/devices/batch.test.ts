@@ -63,7 +63,10 @@ describe('POST /v1/device/messages/batch', () => {
   it('takes 1..500 messages and names the index of a bad one; nothing is stored from a refused batch', async () => {
     const shop = await liveShopWithHook(app);
     const base = Date.now() - 3_600_000;
-    const many = Array.from({ length: 501 }, (_, i) => sms(`Operator notice ${i}`, new Date(base + i * 1000)));
+    // 20 distinct SMS, each queued 25 times by the phone (one receivedAt each): 500 messages, of
+    // which 20 are processed and 480 stored as duplicates (processing 500 fresh ones costs ~20 times
+    // more and says nothing more about the bounds).
+    const many = Array.from({ length: 501 }, (_, i) => sms(`Operator notice ${i % 20}`, new Date(base + (i % 20) * 1000)));
     const tooMany = await batch(shop.deviceToken, many);
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.details.fields).toEqual([{ field: 'messages', message: 'must hold 1..500 messages' }]);
@@ -77,8 +80,13 @@ describe('POST /v1/device/messages/batch', () => {
 
     const full = await batch(shop.deviceToken, many.slice(0, 500));
     expect(full.status).toBe(202);
-    expect(full.body.items).toHaveLength(500);
+    const items = full.body.items as { id: string; status: string }[];
+    expect(items).toHaveLength(500);
+    expect(new Set(items.map((item) => item.id)).size).toBe(500);
+    // In the order sent: the first of each SMS processed, every later copy a duplicate.
+    expect(items.map((item, i) => (i < 20 ? item.status !== 'duplicate' : item.status === 'duplicate'))).toEqual(Array(500).fill(true));
     expect(await app.deps.prisma.bankMessage.count({ where: { deviceId: shop.deviceId } })).toBe(500);
+    expect(await app.deps.prisma.bankMessage.count({ where: { deviceId: shop.deviceId, duplicateOfId: null } })).toBe(20);
   }, 120_000);
 
   it('is posted through the hook URL too, and needs a credential before its body is read', async () => {
