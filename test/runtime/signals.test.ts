@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/db/embedded.js';
 import { request } from '../support/harness.js';
-import { waitFor } from '../support/process.js';
+import { bundleOf, PRODUCTION_ENV, PRODUCTION_NODE_FLAGS, waitFor } from '../support/process.js';
 
 let dataDir: string;
 
@@ -18,10 +18,14 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** `npm start` as a terminal runs it: the embedded default, in a process group of its own. */
+/**
+ * `npm start` as a terminal runs it: the bundle with npm start's node flags and environment, on the
+ * embedded default, in a process group of its own.
+ */
 async function startInOwnGroup(extra: Record<string, string>) {
   const env: Record<string, string | undefined> = {
     ...process.env,
+    ...PRODUCTION_ENV,
     NODE_ENV: 'development',
     LOG_LEVEL: 'info',
     DATA_DIR: dataDir,
@@ -31,7 +35,7 @@ async function startInOwnGroup(extra: Record<string, string>) {
   delete env.DATABASE_URL;
   delete env.SECRET_KEY;
   delete env.WEBHOOK_ALLOW_PRIVATE;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, bundleOf('src/main.ts')], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
