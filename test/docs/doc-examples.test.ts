@@ -46,6 +46,28 @@ afterAll(async () => {
   await app?.stop();
 });
 
+/**
+ * The `sh doctest=service` blocks (`npm start` and the roles apart, in operations.md) depend on no
+ * other block: each runs on a database of its own. They start in the background with the file,
+ * one after another (each `npm start` builds dist/main.mjs first, which one still running may be
+ * reading), while the guides' other blocks run; each block's test waits for its own run.
+ */
+const serviceRuns = new Map<string, Promise<void>>();
+const at = (b: Block) => `${b.file}:${b.line}`;
+
+beforeAll(() => {
+  let previous: Promise<unknown> = Promise.resolve();
+  for (const block of GUIDES.flatMap(fencedBlocks).filter((b) => b.info.doctest === 'service')) {
+    const run = previous.then(async () => {
+      const databaseUrl = await createTestDatabase();
+      await runService(block, { DATABASE_URL: databaseUrl, SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+    });
+    serviceRuns.set(at(block), run);
+    previous = run.catch(() => undefined); // its failure is its own block's; the next one still runs
+  }
+});
+afterAll(() => Promise.allSettled(serviceRuns.values()));
+
 const runnable = (file: string) => fencedBlocks(file).filter((b) => RUNNABLE.has(b.lang));
 const named = (b: Block) => `${b.file}:${b.line} ${b.lang} ${Object.entries(b.info).map(([k, v]) => (v ? `${k}=${v}` : k)).join(' ')}`;
 
@@ -76,12 +98,13 @@ function guideSuite(file: string) {
         if (block.lang === 'http') return runHttp(block, vars);
         if (block.lang === 'graphql') return runGraphql(block, vars);
         if (block.info.doctest === 'service') {
-          const databaseUrl = await createTestDatabase();
-          return runService(block, { DATABASE_URL: databaseUrl, SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+          expect(serviceRuns.has(at(block)), `${at(block)} was not started`).toBe(true);
+          return serviceRuns.get(at(block));
         }
         if (block.info.requires && !(await toolFits(block.info.requires))) return ctx.skip(`${block.info.requires} missing or older than the server`);
         await runShell(block, vars);
-      }, 90_000);
+        // A service block's test may wait for the runs of the ones before it (serviceRuns).
+      }, block.info.doctest === 'service' ? 240_000 : 90_000);
     }
   });
 }
