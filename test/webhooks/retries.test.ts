@@ -3,9 +3,12 @@ import { RETRY_INTERVALS_S } from '../../src/domain/webhooks/schedule.js';
 import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
 
-const SCALE = 0.0005;
-// Delayed jobs are picked up by a 1-second poll: an attempt may come up to that much after its time.
-const POLL_SLACK_MS = 1_500;
+// The schedule's 56,910 s come to 5.7 s: the first retries fall inside the 1-second poll below and
+// show only as 'not early', the last five (180 ms .. 2.9 s) show the schedule's growth.
+const SCALE = 0.0001;
+// Delayed jobs are picked up by a 1-second poll: an attempt may come up to that much after its time,
+// and its own work on a loaded machine (seen: 0.6 s) after that.
+const POLL_SLACK_MS = 2_000;
 
 let app: TestApp;
 let receiver: Receiver;
@@ -55,9 +58,11 @@ describe('webhook retries', () => {
   }, 90_000);
 
   it('waits for a Retry-After longer than the next interval', async () => {
+    // 2.5 s scaled: well past the 3 ms interval plus the poll, which is all an ignored Retry-After would wait.
+    const RETRY_AFTER_S = 25_000;
     receiver.respond = (r, res) => {
       const first = receiver.received.filter((x) => x.path === '/busy').length === 1;
-      if (r.path === '/busy' && first) res.writeHead(503, { 'retry-after': '8000' }).end('busy');
+      if (r.path === '/busy' && first) res.writeHead(503, { 'retry-after': String(RETRY_AFTER_S) }).end('busy');
       else res.writeHead(200).end('ok');
     };
     const p = await confirmedPaymentTo('/busy');
@@ -69,8 +74,8 @@ describe('webhook retries', () => {
     }
     expect(hits).toHaveLength(2);
     const gap = hits[1]!.at - hits[0]!.at;
-    expect(gap).toBeGreaterThanOrEqual(8000 * 1000 * SCALE * 0.99);
-    expect(gap).toBeLessThanOrEqual(8000 * 1000 * SCALE + POLL_SLACK_MS);
+    expect(gap).toBeGreaterThanOrEqual(RETRY_AFTER_S * 1000 * SCALE * 0.99);
+    expect(gap).toBeLessThanOrEqual(RETRY_AFTER_S * 1000 * SCALE + POLL_SLACK_MS);
     // The attempt is recorded once the receiver's answer is in, a moment after the receiver saw it.
     let d = await app.deps.prisma.webhookDelivery.findFirstOrThrow({ where: { paymentId: p.id } });
     for (let i = 0; i < 50 && d.status === 'pending'; i++) {
@@ -87,9 +92,9 @@ describe('webhook retries', () => {
     };
     const p = await confirmedPaymentTo('/moved');
     await receiver.waitFor(receiver.received.length + 1);
-    await new Promise((r) => setTimeout(r, 300));
-    const attempt = await app.deps.prisma.webhookAttempt.findFirst({ where: { delivery: { paymentId: p.id } } });
-    expect(attempt?.responseStatus).toBe(302);
+    // The attempt is recorded once the answer is in, a moment after the receiver saw it.
+    const attempt = () => app.deps.prisma.webhookAttempt.findFirst({ where: { delivery: { paymentId: p.id } } });
+    await expect.poll(async () => (await attempt())?.responseStatus, { interval: 20, timeout: 10_000 }).toBe(302);
     expect(receiver.received.filter((r) => r.path === '/elsewhere')).toHaveLength(0);
   });
 });
