@@ -7,7 +7,8 @@ import { confirmedPayment, shopWithEndpoint } from './endpoint.js';
 const FAIR_MS = 1_000;
 const SLOW_MS = 9_000;
 // Four workers: two take first attempts only, two take anything.
-const ENV = { WEBHOOK_CONCURRENCY: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2', WEBHOOK_RETRY_SCALE: '0.05' };
+// The first retry 0.3 s after a failure (30 s scaled).
+const ENV = { WEBHOOK_CONCURRENCY: '4', WEBHOOK_ENDPOINT_CONCURRENCY: '2', WEBHOOK_RETRY_SCALE: '0.01' };
 
 let app: TestApp;
 let receiver: Receiver;
@@ -37,15 +38,18 @@ afterAll(async () => {
 
 describe('webhook retries and first attempts', () => {
   it('a first attempt is sent at once while retries to slow endpoints hold every worker that takes retries', async () => {
-    for (const name of ['x', 'y', 'z']) {
-      const shop = await shopWithEndpoint(app, `${receiver.url}/flaky-${name}`);
-      for (let i = 0; i < 2; i++) await confirmedPayment(app, shop.apiKey, 60_000 + i * 1_000);
-    }
+    const flaky = Promise.all(
+      ['x', 'y', 'z'].map(async (name) => {
+        const shop = await shopWithEndpoint(app, `${receiver.url}/flaky-${name}`);
+        await Promise.all([60_000, 61_000].map((amount) => confirmedPayment(app, shop.apiKey, amount)));
+      }),
+    );
+    const b = await shopWithEndpoint(app, `${receiver.url}/fresh`);
+    await flaky;
     const until = Date.now() + 15_000;
     while (slowOpen < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(slowOpen).toBe(2);
 
-    const b = await shopWithEndpoint(app, `${receiver.url}/fresh`);
     const event = await confirmedPayment(app, b.apiKey);
     let at: number | undefined;
     while (at === undefined && Date.now() < event.committedAt + 5_000) {
