@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEVICE_HEALTH_JOB } from '../../jobs/device-health.js';
 import { reportOfflineDevices } from '../../src/domain/devices/transitions.js';
 import { verifySignature } from '../../src/domain/webhooks/signature.js';
-import { createPaymentRest, gqlOk, makeProject, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gqlOk, makeMerchant, makeProject, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { Receiver } from '../support/receiver.js';
 
 // The threshold is DEVICE_OFFLINE_SECONDS; a few seconds here instead of the default 5 minutes.
@@ -36,25 +37,47 @@ async function waitOnPath(path: string, count: number, timeoutMs = 20_000) {
 }
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The app's health sweeps (jobs/device-health.ts) that started after `since` (the database's clock) and are done. */
+async function sweepsDoneSince(since: Date): Promise<number> {
+  const [row] = await app.deps.prisma.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${DEVICE_HEALTH_JOB} AND state = 'completed' AND started_on > ${since}`;
+  return row!.n;
+}
+const dbNow = async () => (await app.deps.prisma.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`)[0]!.now;
+
 async function setEndpoint(merchantKey: string, projectId: string, path: string, events?: string[]) {
   const set = await gqlOk(app.baseUrl, SET_ENDPOINT, { p: projectId, u: `${receiver.url}${path}`, e: events }, merchantKey);
   return set.setWebhookEndpoint as { secret: string; endpoint: { events: string[] } };
 }
 
-/** A live shop (its phone holds the card) whose endpoint opted into the device events, and a second project of the same merchant whose endpoint did not, with a card on the same phone. */
+/**
+ * A live project whose endpoint opted into the device events, and a second project of the same
+ * merchant whose endpoint did not, each with a card on one phone. The phone is first seen once all
+ * of that is in place, so its silence (and the threshold) starts when the set-up is done, however
+ * long that took.
+ */
 async function phoneOfTwoProjects(tag: string) {
-  const shop = await makeShop(app, { sandbox: false, credit: 10_000_000 });
-  const opted = await setEndpoint(shop.merchantKey, shop.projectId, `/${tag}/opted`, [...DEVICE_EVENTS, 'payment.confirmed']);
-  const other = await makeProject(app, { merchantKey: shop.merchantKey, sandbox: false });
-  await gqlOk(app.baseUrl, CREATE_CARD, { input: { projectId: other.projectId, deviceId: shop.deviceId, bankCode: 'mellat', cardNumber: '6104337812345678', holderName: 'Other' } }, shop.merchantKey);
-  const defaults = await setEndpoint(shop.merchantKey, other.projectId, `/${tag}/default`);
-  return { ...shop, deviceId: shop.deviceId!, deviceToken: shop.deviceToken!, secret: opted.secret, otherProjectId: other.projectId, defaultEvents: defaults.endpoint.events };
+  const { merchantKey } = await makeMerchant(app, { credit: 10_000_000 });
+  const [shop, other] = await Promise.all([makeProject(app, { merchantKey, sandbox: false }), makeProject(app, { merchantKey, sandbox: false })]);
+  const made = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Phone" }) { token device { id } } }`, {}, merchantKey);
+  const deviceId = made.createDevice.device.id as string;
+  const deviceToken = made.createDevice.token as string;
+  const [opted, defaults] = await Promise.all([
+    setEndpoint(merchantKey, shop.projectId, `/${tag}/opted`, [...DEVICE_EVENTS, 'payment.confirmed']),
+    setEndpoint(merchantKey, other.projectId, `/${tag}/default`),
+    ...[shop, other].map((p, i) =>
+      gqlOk(app.baseUrl, CREATE_CARD, { input: { projectId: p.projectId, deviceId, bankCode: 'mellat', cardNumber: '6104337812345678', holderName: `Shop ${i}` } }, merchantKey),
+    ),
+  ]);
+  await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: deviceToken });
+  return { merchantKey, projectId: shop.projectId, deviceId, deviceToken, secret: opted.secret, otherProjectId: other.projectId, defaultEvents: defaults.endpoint.events };
 }
 
 const deviceOf = async (merchantKey: string, id: string) => (await gqlOk(app.baseUrl, DEVICE, { id }, merchantKey)).node as { lastSeenAt: string | null; online: boolean };
 
 describe('device.offline and device.online', () => {
-  it('given a silent phone with active cards, sends device.offline once and, when it is seen again, device.online once, signed, only to the endpoint that opted in', async () => {
+  // These two wait out the threshold together: their phones, projects and endpoints are their own.
+  it.concurrent('given a silent phone with active cards, sends device.offline once and, when it is seen again, device.online once, signed, only to the endpoint that opted in', async ({ expect }) => {
     const shop = await phoneOfTwoProjects('flow');
     expect(shop.defaultEvents).toEqual(['payment.confirmed', 'payment.expired', 'payment.rejected', 'payment.canceled', 'payment.refunded']);
 
@@ -75,16 +98,19 @@ describe('device.offline and device.online', () => {
     expect(verifySignature(String(online!.headers['x-service-signature']), online!.body, shop.secret)).toBe(true);
     expect(online!.json.lastSeenAt).toBe((await deviceOf(shop.merchantKey, shop.deviceId)).lastSeenAt);
 
-    // Kept alive across several sweeps: nothing more is sent, and the other project's endpoint got nothing.
-    for (let i = 0; i < 4; i++) {
-      await sleep(1_000);
+    // Kept alive (a heartbeat well inside the threshold) across two whole sweeps: nothing more is
+    // sent, and the other project's endpoint got nothing.
+    const alive = await dbNow();
+    for (const until = Date.now() + 20_000; (await sweepsDoneSince(alive)) < 2 && Date.now() < until; ) {
       await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: shop.deviceToken });
+      await sleep(500);
     }
+    expect(await sweepsDoneSince(alive)).toBeGreaterThanOrEqual(2);
     expect(onPath('/flow/opted').map((r) => r.json.event)).toEqual(DEVICE_EVENTS);
     expect(onPath('/flow/default')).toEqual([]);
   });
 
-  it('given a phone with no active card, never reports it offline', async () => {
+  it.concurrent('given a phone with no active card, never reports it offline', async ({ expect }) => {
     const shop = await phoneOfTwoProjects('carded');
     const idle = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Idle" }) { token device { id } } }`, {}, shop.merchantKey);
     const idleId = idle.createDevice.device.id as string;
@@ -92,9 +118,12 @@ describe('device.offline and device.online', () => {
     const card = await gqlOk(app.baseUrl, CREATE_CARD, { input: { projectId: shop.projectId, deviceId: idleId, bankCode: 'mellat', cardNumber: '6104337812349999', holderName: 'Idle' } }, shop.merchantKey);
     await gqlOk(app.baseUrl, `mutation($id: ID!) { updateCard(id: $id, input: { active: false }) { id } }`, { id: card.createCard.id }, shop.merchantKey);
 
-    // Both phones fall silent together; once the carded one is reported, the sweep has passed the idle one too.
+    // Both phones fall silent; the carded one is reported, and a sweep that started once the idle one
+    // was past the threshold too has run.
     await waitOnPath('/carded/opted', 1);
-    await sleep(1_500);
+    const idleSeen = (await app.deps.prisma.device.findUniqueOrThrow({ where: { id: idleId } })).lastHeartbeatAt!;
+    const idleSilent = new Date(idleSeen.getTime() + OFFLINE_SECONDS * 1000);
+    await expect.poll(() => sweepsDoneSince(idleSilent), { interval: 100, timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     expect(await app.deps.prisma.deviceEvent.count({ where: { deviceId: idleId } })).toBe(0);
     expect((await app.deps.prisma.device.findUniqueOrThrow({ where: { id: idleId } })).offlineSince).toBeNull();
     expect((await deviceOf(shop.merchantKey, idleId)).online).toBe(false);
@@ -124,7 +153,9 @@ describe('device.offline and device.online', () => {
     const events = () => app.deps.prisma.deviceEvent.count({ where: { deviceId: shop.deviceId! } });
     for (const until = Date.now() + 5_000; (await events()) === 0 && Date.now() < until; ) await sleep(100);
     expect(await events()).toBe(1);
-    await sleep(1_000);
+    // A sweep that started after it finds nothing more to report.
+    const reported = await dbNow();
+    await expect.poll(() => sweepsDoneSince(reported), { interval: 100, timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     expect(await events()).toBe(1);
     expect(onPath('/payments-only').map((r) => r.json.event)).toEqual(['payment.rejected']);
   });
