@@ -99,8 +99,15 @@ describe('webhook deliveries', () => {
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(onPath('/rolled-back')).toHaveLength(0);
+    // A change of another payment, committed after it: jobs are fetched oldest first, so once this
+    // one's webhook is in and recorded, a job that had survived the rollback would have been sent too.
+    const after = (await createPaymentRest(app, shop.apiKey, { amount: 64_100 })).body;
+    await request(app.baseUrl, 'POST', `/v1/payments/${after.id}/reject`, { token: shop.apiKey, body: { reason: 'committed' } });
+    const [marker] = await waitOnPath('/rolled-back', 1);
+    expect(marker!.json.paymentId).toBe(after.id);
+    const recorded = () => app.deps.prisma.webhookDelivery.count({ where: { paymentId: after.id, status: 'succeeded' } });
+    await expect.poll(recorded, { interval: 20, timeout: 10_000 }).toBe(1);
+    expect(onPath('/rolled-back')).toHaveLength(1);
     expect(await app.deps.prisma.webhookDelivery.count({ where: { paymentId: p.id } })).toBe(0);
     expect((await request(app.baseUrl, 'GET', `/v1/payments/${p.id}`, { token: shop.apiKey })).body.status).toBe('pending');
   });
