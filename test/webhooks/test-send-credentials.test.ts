@@ -89,8 +89,8 @@ describe('sendTestWebhook by credential', () => {
 
   it('a viewer’s and a staff member’s session: 403 forbidden, nothing sent', async () => {
     const before = receiver.received.length;
-    for (const role of ['viewer', 'staff'] as const) {
-      const user = await addSignedInUser(app, shop.merchantId, role);
+    const users = await Promise.all((['viewer', 'staff'] as const).map(async (role) => ({ role, user: await addSignedInUser(app, shop.merchantId, role) })));
+    for (const { role, user } of users) {
       const res = await gqlAs(app, user.cookie, SEND, { p: shop.projectId });
       expect(errorCode(res), role).toBe('forbidden');
       expect(res.data?.sendTestWebhook ?? null).toBeNull();
@@ -113,6 +113,9 @@ describe('sendTestWebhook by credential', () => {
 describe('redeliverWebhook by credential', () => {
   it('the merchant key and an owner re-send the merchant’s deliveries; a viewer is forbidden, another merchant finds nothing', async () => {
     const paid = await shopWithEndpoint(app, `${receiver.url}/paid`);
+    // Its owner and a viewer signed in while the payment's webhook goes out.
+    const people = merchantIdOf(paid.merchantKey).then((id) => Promise.all([addSignedInUser(app, id, 'owner'), addSignedInUser(app, id, 'viewer')]));
+    people.catch(() => undefined); // awaited below, where a failure fails the test
     await confirmedPayment(app, paid.apiKey);
     // The automatic attempt done first, so the manual ones are counted on their own.
     const q = `{ webhookDeliveries(status: succeeded, first: 1) { edges { node { id } } } }`;
@@ -121,17 +124,15 @@ describe('redeliverWebhook by credential', () => {
       const list = await gqlOk(app.baseUrl, q, {}, paid.apiKey);
       deliveryId = list.webhookDeliveries.edges[0]?.node.id ?? '';
       return deliveryId;
-    }).not.toBe('');
+    }, { timeout: 10_000 }).not.toBe('');
 
     const byKey = await gqlOk(app.baseUrl, REDELIVER, { d: deliveryId }, paid.merchantKey);
     expect(byKey.redeliverWebhook).toMatchObject({ attemptCount: 2, attempts: [{ manual: false }, { manual: true }] });
-    const paidMerchantId = await merchantIdOf(paid.merchantKey);
-    const paidOwner = await addSignedInUser(app, paidMerchantId, 'owner');
+    const [paidOwner, viewer] = await people;
     const bySession = await gqlAs(app, paidOwner.cookie, REDELIVER, { d: deliveryId });
     expect(bySession.errors).toBeUndefined();
     expect(bySession.data.redeliverWebhook.attemptCount).toBe(byKey.redeliverWebhook.attemptCount + 1);
 
-    const viewer = await addSignedInUser(app, paidMerchantId, 'viewer');
     expect(errorCode(await gqlAs(app, viewer.cookie, REDELIVER, { d: deliveryId }))).toBe('forbidden');
     expect(errorCode(await gql(app.baseUrl, REDELIVER, { d: deliveryId }, shop.merchantKey))).toBe('not_found');
     expect(errorCode(await gql(app.baseUrl, REDELIVER, { d: deliveryId }, shop.apiKey))).toBe('not_found');
