@@ -34,6 +34,13 @@ describe('webhook crash safety', () => {
     await receiver.waitFor(1, 15_000);
     first.child.kill('SIGKILL');
     await first.exit;
+    // The dead worker's attempt is still its job, active. pg-boss's supervision (every 10 s) hands
+    // such a job out again once it is past its expiry (20 s after it started): its start is moved
+    // back by that expiry, as if the restart came that much later, rather than the test sitting through it.
+    const aged = await api.deps.prisma.$queryRaw<{ expire_seconds: number }[]>`
+      UPDATE pgboss.job SET started_on = started_on - make_interval(secs => expire_seconds)
+       WHERE name = 'deliver-webhook' AND state = 'active' RETURNING expire_seconds`;
+    expect(aged).toHaveLength(1);
 
     const second = startWorker(api.databaseUrl);
     await waitFor(() => second.stdout().includes('worker running'), 20_000, 'the second worker');
