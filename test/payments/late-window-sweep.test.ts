@@ -21,6 +21,21 @@ afterAll(() => stop());
 const credit = async (merchantKey: string) =>
   (await gqlOk(app.baseUrl, `{ viewer { merchant { credit { balance reserved available } } } }`, {}, merchantKey)).viewer.merchant.credit;
 
+/** `count` payments made ten at a time, the i-th of `amountOf(i)` with the key `apiKeyOf(i)`; their ids in order. */
+async function createMany(count: number, apiKeyOf: (i: number) => string, amountOf: (i: number) => number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i += 10) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(10, count - i) }, (_, k) => createPaymentRest(app, apiKeyOf(i + k), { amount: amountOf(i + k) })),
+    );
+    for (const res of batch) {
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.id);
+    }
+  }
+  return ids;
+}
+
 /** Moves payments' deadlines into the past: expired `expiredAgo` ms ago, late window over `overAgo` ms ago. */
 async function backdate(ids: string[], expiredAgo: number, overAgo: number | null) {
   await app.deps.prisma.payment.updateMany({
@@ -32,12 +47,7 @@ async function backdate(ids: string[], expiredAgo: number, overAgo: number | nul
 describe('the late-window sweep', () => {
   it('an expiry writes no job for the fee it holds; sweeps running at once give each fee back once, and none still inside its window', async () => {
     const shop = await makeShop(app, { sandbox: false, credit: 100_000_000, settings: { maxCode: 9999 } });
-    const ids: string[] = [];
-    for (let i = 0; i < 60; i++) {
-      const res = await createPaymentRest(app, shop.apiKey, { amount: 100_000 + (i % 3) * 1_000_000 });
-      expect(res.status).toBe(201);
-      ids.push(res.body.id);
-    }
+    const ids = await createMany(60, () => shop.apiKey, (i) => 100_000 + (i % 3) * 1_000_000);
     const inWindow = (await createPaymentRest(app, shop.apiKey, { amount: 50_000 })).body.id as string;
     await backdate([...ids, inWindow], 2_000, null);
     expect(await expireDuePayments(app.deps)).toBe(ids.length + 1);
@@ -62,24 +72,24 @@ describe('the late-window sweep', () => {
   }, 60_000);
 
   it('sweeps at once over many merchants’ fees never deadlock on merchant rows', async () => {
+    const deadlocks = async () => {
+      await new Promise((r) => setTimeout(r, 1_500)); // the statistics are flushed about once a second
+      const { rows } = await client.query<{ n: string }>('SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()');
+      return Number(rows[0]!.n);
+    };
+    // Counted from here, while the payments are made (their creates and expiry must not deadlock either).
+    const counted = deadlocks();
     const shops = await Promise.all(Array.from({ length: 6 }, () => makeShop(app, { sandbox: false, credit: 10_000_000, settings: { maxCode: 9999 } })));
-    const ids: string[] = [];
-    for (let i = 0; i < 72; i++) ids.push((await createPaymentRest(app, shops[i % shops.length]!.apiKey, { amount: 100_000 + i * 10_000 })).body.id);
+    const ids = await createMany(72, (i) => shops[i % shops.length]!.apiKey, (i) => 100_000 + i * 10_000);
     await backdate(ids, 10_000, null);
     expect(await expireDuePayments(app.deps)).toBe(ids.length);
     // Late windows ended in a shuffled order, so batches meet the merchants in different orders.
     const seed = Number(process.env.TEST_SEED ?? Date.now() % 100_000);
     let state = seed;
     const random = () => ((state = (state * 48_271) % 2_147_483_647) / 2_147_483_647);
-    for (const id of ids) {
-      await app.deps.prisma.payment.update({ where: { id }, data: { lateUntil: new Date(Date.now() - 1_000 - Math.floor(random() * 5_000)) } });
-    }
-    const deadlocks = async () => {
-      await new Promise((r) => setTimeout(r, 1_500)); // the statistics are flushed about once a second
-      const { rows } = await client.query<{ n: string }>('SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()');
-      return Number(rows[0]!.n);
-    };
-    const before = await deadlocks();
+    const lateUntils = ids.map(() => new Date(Date.now() - 1_000 - Math.floor(random() * 5_000)));
+    await client.query(`UPDATE payments p SET late_until = v.t FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, t) WHERE p.id = v.id`, [ids, lateUntils]);
+    const before = await counted;
     const counts = await Promise.all(Array.from({ length: 4 }, () => endOverdueLateWindows(app.deps, { batch: 5 })));
     expect(counts.reduce((a, b) => a + b, 0), `seed ${seed}`).toBe(ids.length);
     expect(await deadlocks(), `seed ${seed}`).toBe(before);
@@ -136,7 +146,15 @@ describe('a worker process', () => {
     try {
       const shop = await makeShop(worker, { sandbox: false, credit: 1_000_000, settings: { paymentTimeLimitSeconds: 5, lateWindowSeconds: 2 } });
       const p = (await createPaymentRest(worker, shop.apiKey, { amount: 20_000 })).body;
-      const lateUntil = (await worker.deps.prisma.payment.findUniqueOrThrow({ where: { id: p.id } })).lateUntil.getTime();
+      // Its five seconds spent at once (the deadlines moved back together): expired now, and its
+      // late window of two seconds ends on the real clock.
+      const created = await worker.deps.prisma.payment.findUniqueOrThrow({ where: { id: p.id } });
+      const shift = created.expiresAt.getTime() - Date.now();
+      const moved = await worker.deps.prisma.payment.update({
+        where: { id: p.id },
+        data: { expiresAt: new Date(created.expiresAt.getTime() - shift), lateUntil: new Date(created.lateUntil.getTime() - shift) },
+      });
+      const lateUntil = moved.lateUntil.getTime();
       let row = await worker.deps.prisma.payment.findUniqueOrThrow({ where: { id: p.id } });
       while (row.feeState !== 'released' && Date.now() < lateUntil + 10_000) {
         await new Promise((r) => setTimeout(r, 100));
