@@ -10,12 +10,28 @@ import { subscribeSse } from '../support/sse.js';
 // API role only: no worker runs, so expiry lags exactly as it did in the defect reports (a burst
 // of creates behind a slow queue). The sweeps are run by hand where a test needs them.
 let app: TestApp;
+/** Test 2's given, made first: its payment's five seconds run out while the concurrent tests run. */
+let lagging: Promise<Awaited<ReturnType<typeof laggingPayment>>>;
 beforeAll(async () => {
   app = await startTestApp({ role: 'api' });
+  lagging = laggingPayment();
+  // Awaited by test 2; a failure here is its failure, not an unhandled rejection before it.
+  lagging.catch(() => undefined);
 });
 afterAll(() => app.stop());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A live payment of five seconds and no late window, its fee reserved, on a phone that reads its card. */
+async function laggingPayment() {
+  const m = await makeMerchant(app, { credit: 10_000_000 });
+  const live = await makeProject(app, { merchantKey: m.merchantKey, sandbox: false, settings: { paymentTimeLimitSeconds: 5, lateWindowSeconds: 0 } });
+  const phone = await device(m.merchantKey);
+  await card(m.merchantKey, { projectId: live.projectId, deviceId: phone.id, accountNumber: '1111222233' });
+  const p = (await createPaymentRest(app, live.apiKey, { amount: 300_000 })).body;
+  const reservedAtCreate = (await credit(m.merchantId)).reserved;
+  return { m, phone, p, reservedAtCreate };
+}
 
 async function device(merchantKey: string) {
   const d = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Phone" }) { token device { id } } }`, {}, merchantKey);
@@ -117,7 +133,7 @@ describe.concurrent('money integrity regressions (issue 9), through HTTP', () =>
     await card(m.merchantKey, { projectId: open.projectId, deviceId: phone.id, accountNumber: '5555666677', cardNumber: '6104337833334444' });
     const late = (await createPaymentRest(app, closed.apiKey, { amount: 400_000 })).body;
     const inWindow = (await createPaymentRest(app, open.apiKey, { amount: 500_000 })).body;
-    await sleep(5_500);
+    await sleep(Math.max(Date.parse(late.expiresAt), Date.parse(inWindow.expiresAt)) - Date.now() + 500);
 
     expect((await dbPayment(late.id)).status).toBe('pending'); // no worker: its expiry has not run
     const refused = await sms(phone.token, '1111222233', late.amountFinal);
@@ -136,14 +152,12 @@ describe.concurrent('money integrity regressions (issue 9), through HTTP', () =>
 
 describe('sweeps, subscriptions and credentials (issue 9): one at a time, the sweep sees every payment', () => {
   it('2. the sweep never releases the fee of a payment still pending; a late sweep expires it first, and a later deposit confirms nothing', async () => {
-    const m = await makeMerchant(app, { credit: 10_000_000 });
-    const live = await makeProject(app, { merchantKey: m.merchantKey, sandbox: false, settings: { paymentTimeLimitSeconds: 5, lateWindowSeconds: 0 } });
-    const phone = await device(m.merchantKey);
-    await card(m.merchantKey, { projectId: live.projectId, deviceId: phone.id, accountNumber: '1111222233' });
-    const p = (await createPaymentRest(app, live.apiKey, { amount: 300_000 })).body;
-    expect((await credit(m.merchantId)).reserved).toBe((await dbPayment(p.id)).feeAmount);
+    const { m, phone, p, reservedAtCreate } = await lagging;
+    expect(reservedAtCreate).toBe((await dbPayment(p.id)).feeAmount);
 
-    await sleep(5_500);
+    // Past its deadline (no worker: still pending), then the sweep, late.
+    await sleep(Math.max(0, Date.parse(p.expiresAt) - Date.now() + 500));
+    expect(await dbPayment(p.id)).toMatchObject({ status: 'pending', feeState: 'reserved' });
     await endOverdueLateWindows(app.deps);
     const swept = await dbPayment(p.id);
     expect(swept).toMatchObject({ status: 'expired', feeState: 'released' });
