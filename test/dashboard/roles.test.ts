@@ -51,9 +51,11 @@ afterAll(async () => {
  * A phone-sized browser signed in through the login form, on `next`. With `live: false` the page's
  * live stream cannot connect (as on a dropped connection): such a page learns of a role change
  * only from its next read (every 30 s), so what it offered stays on screen and the API decides.
+ * With `clock`, the page's timers run on Playwright's clock, which the test may move ahead.
  */
-async function signedInPage(email: string, next: string, opts: { live: boolean }): Promise<{ context: BrowserContext; page: Page }> {
+async function signedInPage(email: string, next: string, opts: { live: boolean; clock?: boolean }): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: PHONE, locale: 'fa-IR' });
+  if (opts.clock) await context.clock.install();
   // A step that cannot happen fails with its own message, well inside the test's time.
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
@@ -62,7 +64,7 @@ async function signedInPage(email: string, next: string, opts: { live: boolean }
   }
   await signInWithForm(page, app, email, PASSWORD, next);
   await page.locator('h1').first().waitFor();
-  await expect.poll(() => page.getByText('در حال بارگذاری…').count()).toBe(0);
+  await expect.poll(() => page.getByText('در حال بارگذاری…').count(), { timeout: 10_000 }).toBe(0);
   if (opts.live) await page.locator('#live-state.on').waitFor();
   return { context, page };
 }
@@ -164,7 +166,7 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
     const payment = created.body as { id: string };
     const deposit = await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: payment.id, outcome: 'base_amount' } });
     const member = await inviteUser(app, ownerCookie, 'staff', PASSWORD);
-    const { context, page } = await signedInPage(member.email, '/dashboard/review', { live: true });
+    const { context, page } = await signedInPage(member.email, '/dashboard/review', { live: true, clock: true });
     const item = page.locator(`[data-bank-message-id="${deposit.body.bankMessage.id}"]`);
     const attach = item.locator(`[data-candidate-payment-id="${payment.id}"]`).getByRole('button', { name: 'وصل کردن به این پرداخت' });
     await attach.waitFor();
@@ -174,6 +176,8 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
     await page.locator('#read-only-note').waitFor();
     expect(await attach.count()).toBe(0);
     expect(new URL(page.url()).pathname).toBe('/dashboard/review');
+    // The ended stream is opened again after the page's 3 s pause (dashboard/src/live.tsx), moved past here.
+    await page.clock.runFor(3_000);
     await page.locator('#live-state.on').waitFor({ timeout: 15_000 });
 
     // Made staff again: the decisions come back, still without signing in again.

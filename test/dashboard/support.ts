@@ -129,5 +129,6 @@ export async function gqlFromPage(page: Page, query: string, variables: Record<s
 export async function openLoaded(page: Page, app: TestApp, pathname: string): Promise<void> {
   await page.goto(`${app.baseUrl}${pathname}`);
   await page.locator('h1').first().waitFor();
-  await expect.poll(() => page.getByText('در حال بارگذاری…').count()).toBe(0);
+  // Not expect.poll's default second: a loaded machine has taken longer to finish a page's reads.
+  await expect.poll(() => page.getByText('در حال بارگذاری…').count(), { timeout: 10_000 }).toBe(0);
 }
