@@ -17,11 +17,12 @@ const portOf = (p: Spawned) => Number(/listening on port (\d+)/.exec(p.stdout())
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
+  const env = testEnv(databaseUrl, { RATE_LIMIT_PER_MINUTE: String(LIMIT), PUBLIC_RATE_LIMIT_PER_MINUTE: String(LIMIT) });
+  for (let i = 0; i < 2; i++) apis.push(spawnTs('src/main.ts', ['--role', 'api'], env));
+  // The shop is made in this process while the two start.
   const setup = await startTestApp({ role: 'api', databaseUrl });
   ({ apiKey } = await makeShop(setup));
   await setup.stop();
-  const env = testEnv(databaseUrl, { RATE_LIMIT_PER_MINUTE: String(LIMIT), PUBLIC_RATE_LIMIT_PER_MINUTE: String(LIMIT) });
-  for (let i = 0; i < 2; i++) apis.push(spawnTs('src/main.ts', ['--role', 'api'], env));
   const listening = () => apis.every((p) => /listening on port \d+/.test(p.stdout()));
   await waitFor(listening, 60_000, 'two API processes').catch((err: Error) => {
     throw new Error(`${err.message}: ${apis.map((p) => p.stderr()).join('\n')}`);
