@@ -48,11 +48,12 @@ const isRunning = (pid: number) => {
 
 /**
  * Builds every entry of BUNDLED_ENTRIES into a folder of this run's own (dist/test-run-<pid>: runs
- * side by side in one work tree do not share one), once for the run (test/support/global-setup.ts).
+ * side by side in one work tree do not share one), once for the run (test/support/global-setup.ts),
+ * and again with `rebuild` before each rerun in watch mode, which would otherwise start stale code.
  * Under dist/, so the bundles find node_modules and the project's root as dist/main.mjs does. Folders
  * a run that was killed left behind are removed.
  */
-export async function buildTestBundles(): Promise<{ dir: string; remove: () => Promise<void> }> {
+export async function buildTestBundles(): Promise<{ dir: string; rebuild: () => Promise<void>; remove: () => Promise<void> }> {
   const dist = fromRoot('dist');
   await mkdir(dist, { recursive: true });
   for (const name of await readdir(dist)) {
@@ -60,12 +61,15 @@ export async function buildTestBundles(): Promise<{ dir: string; remove: () => P
     if (name.startsWith(PREFIX) && pid > 0 && pid !== process.pid && !isRunning(pid)) await rm(path.join(dist, name), { recursive: true, force: true });
   }
   const dir = path.join(dist, `${PREFIX}${process.pid}`);
-  const flags = await buildFlags();
   const esbuild = fromRoot('node_modules/.bin/esbuild');
-  await Promise.all(
-    Object.entries(BUNDLED_ENTRIES).map(([entry, file]) =>
-      promisify(execFile)(esbuild, [entry, ...flags, `--outfile=${path.join(dir, file)}`], { cwd: fromRoot() }),
-    ),
-  );
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+  const rebuild = async () => {
+    const flags = await buildFlags();
+    await Promise.all(
+      Object.entries(BUNDLED_ENTRIES).map(([entry, file]) =>
+        promisify(execFile)(esbuild, [entry, ...flags, `--outfile=${path.join(dir, file)}`], { cwd: fromRoot() }),
+      ),
+    );
+  };
+  await rebuild();
+  return { dir, rebuild, remove: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -68,6 +68,7 @@ export default async function setup(project: TestProject) {
   project.provide('templateDb', templateDb);
   project.provide('pgPoolerUrl', bouncer ? bouncer.url(serverUrl) : '');
   project.provide('bundleDir', bundles.dir);
+  project.onTestsRerun(() => bundles.rebuild());
 
   return async () => {
     await bouncer?.stop();
