@@ -8,10 +8,16 @@ import { launchChromium } from '../support/browser.js';
 
 let app: TestApp;
 let browser: Browser;
+/** The file's one phone (its renderer started once): each test opens its link in it afresh. */
+let phone: Page;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  browser = await launchChromium();
+  const startPhone = async () => {
+    browser = await launchChromium();
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fa-IR' });
+    return context.newPage();
+  };
+  [app, phone] = await Promise.all([startTestApp(), startPhone()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -34,10 +40,8 @@ async function shopWithLink(link: Record<string, unknown>) {
 }
 
 async function openPhone(path: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fa-IR' });
-  const page = await context.newPage();
-  await page.goto(`${app.baseUrl}${path}`);
-  return page;
+  await phone.goto(`${app.baseUrl}${path}`);
+  return phone;
 }
 
 async function paymentOf(shopKey: string, page: Page) {
@@ -67,7 +71,6 @@ describe('payment-link page in a browser', () => {
     // Then a payment of that amount exists and its checkout page is shown
     const payment = await paymentOf(shop.apiKey, page);
     expect(payment).toMatchObject({ amountRequested: '50000', status: 'pending' });
-    await page.context().close();
   });
 
   it("takes the payer's amount in Persian digits, shows it in toman, refuses it outside min..max", async () => {
@@ -90,7 +93,6 @@ describe('payment-link page in a browser', () => {
 
     const payment = await paymentOf(shop.apiKey, page);
     expect(payment).toMatchObject({ amountRequested: '120000', payerPhone: '09123456789' });
-    await page.context().close();
   });
 });
 
@@ -112,14 +114,12 @@ describe('a link in toman (currency IRT)', () => {
     // Then the payment asks for 120,000 rials and remembers the payer's unit
     const payment = await paymentOf(shop.apiKey, page);
     expect(payment).toMatchObject({ amountRequested: '120000', currency: 'IRT' });
-    await page.context().close();
 
     // And a fixed toman link shows toman first
     const fixed = await shopWithLink({ currency: 'IRT', amount: 5_000 });
     const page2 = await openPhone(`/l/${fixed.slug}`);
     expect(await page2.locator('.amount-main').textContent()).toContain(faNumber(5_000));
     expect(await page2.locator('.amount-main').textContent()).toContain('تومان');
-    await page2.context().close();
   });
 
   it('refuses a toman amount that is out of range once in rials, naming it', async () => {
