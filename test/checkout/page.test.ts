@@ -12,8 +12,7 @@ let app: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  browser = await launchChromium();
+  [app, browser] = await Promise.all([startTestApp(), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -25,9 +24,13 @@ const brandedShop = (settings: Record<string, unknown> = {}) =>
     settings: { displayName: 'فروشگاه نمونه', color: '#0f766e', logoUrl: 'https://shop.example.com/logo.svg', supportPhone: '02112345678', ...settings },
   });
 
-/** A 360×740 phone whose clipboard the page may use; the shop's host is answered locally. */
-async function openPhone(token: string, onRequest?: (url: URL) => unknown): Promise<Page> {
+/**
+ * A 360×740 phone whose clipboard the page may use; the shop's host is answered locally. With
+ * `clock`, the page's timers run on Playwright's clock, which the test may hold and move.
+ */
+async function openPhone(token: string, onRequest?: (url: URL) => unknown, opts: { clock?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 360, height: 740 }, locale: 'fa-IR' });
+  if (opts.clock) await context.clock.install();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
   const page = await context.newPage();
   if (onRequest) page.on('request', (req) => onRequest(new URL(req.url())));
@@ -117,7 +120,9 @@ describe('checkout page in a browser', () => {
   it('cancels in two taps and returns the payer with service_status=canceled and an empty order_id', async () => {
     const shop = await brandedShop();
     const payment = (await createPaymentRest(app, shop.apiKey, { amount: 80_000 })).body;
-    const page = await openPhone(payment.token);
+    const page = await openPhone(payment.token, undefined, { clock: true });
+    // The page's time held from here: its return counts down only as the test moves the clock.
+    await page.clock.pauseAt(Date.now() + 1_000);
 
     await page.locator('#cancel-btn').click();
     expect(await page.locator('#cancel-btn').textContent()).toBe('برای لغو پرداخت دوباره بزنید');
@@ -125,9 +130,13 @@ describe('checkout page in a browser', () => {
     expect(stillPending.body.status).toBe('pending');
     await page.locator('#cancel-btn').click();
 
-    // Nobody clicks: the page returns by itself once the message has been up for a while.
+    // Nobody clicks: the page returns by itself once the message has been up for eight seconds.
     await page.locator('#result-view').waitFor({ state: 'visible' });
     expect(await page.locator('#result-title').textContent()).toBe('پرداخت لغو شد');
+    await page.clock.runFor(7_000);
+    expect(await page.locator('#return-note').textContent()).toBe('۱ ثانیه دیگر به فروشگاه بازمی‌گردید.');
+    expect(new URL(page.url()).pathname).toBe(`/pay/${payment.token}`);
+    await page.clock.runFor(1_000);
     const back = await landOnShop(page);
     expect(Object.fromEntries(back.searchParams)).toEqual({
       service_token: payment.token,
@@ -141,13 +150,16 @@ describe('checkout page in a browser', () => {
   });
 
   it('asks a payer who reported paying to wait after expiry, then returns them once a late deposit confirms', async () => {
-    const shop = await brandedShop({ paymentTimeLimitSeconds: 5, lateWindowSeconds: 600 });
+    const shop = await brandedShop({ lateWindowSeconds: 600 });
     const payment = (await createPaymentRest(app, shop.apiKey, { amount: 90_000, orderId: 'late-1' })).body;
     const page = await openPhone(payment.token);
     await page.locator('#payerCardLast4').fill('4321');
     await page.locator('#report-submit').click();
     await page.locator('#reported-note').waitFor({ state: 'visible' });
 
+    // Its time runs out now (its deadline moved to this moment): the service expires it, and the
+    // page, told so while it is open, asks the payer who reported paying to wait.
+    await app.deps.prisma.payment.update({ where: { id: payment.id }, data: { expiresAt: new Date() } });
     await page.getByText(WAITING).waitFor({ state: 'visible', timeout: 20_000 });
     const expired = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
     expect(expired.body.status).toBe('expired');
