@@ -21,7 +21,7 @@ beforeAll(async () => {
   childB = spawnTs('src/main.ts', ['--role', 'api'], testEnv(a.databaseUrl));
   child = spawnTs('src/main.ts', ['--role', 'all'], testEnv(a.databaseUrl));
   const urlOf = (p: Spawned) => `http://127.0.0.1:${/listening on port (\d+)/.exec(p.stdout())![1]}`;
-  await waitFor(() => /listening on port \d+/.test(child.stdout()) && /listening on port \d+/.test(childB.stdout()), 20_000, 'processes B and C');
+  await waitFor(() => /listening on port \d+/.test(child.stdout()) && /listening on port \d+/.test(childB.stdout()), 45_000, 'processes B and C');
   b = { baseUrl: urlOf(childB) };
   c = { baseUrl: urlOf(child), deps: a.deps };
 });

@@ -9,7 +9,7 @@ let api: Spawned;
 beforeAll(async () => {
   setup = await startTestApp({ role: 'api' });
   api = spawnTs('src/main.ts', ['--role', 'api'], testEnv(setup.databaseUrl, { WEBHOOK_ALLOW_PRIVATE: '0', LOG_LEVEL: 'warn' }));
-  await waitFor(() => /listening on port \d+/.test(api.stdout()), 20_000, 'the API to listen');
+  await waitFor(() => /listening on port \d+/.test(api.stdout()), 45_000, 'the API to listen');
 });
 afterAll(async () => {
   api.child.kill('SIGTERM');

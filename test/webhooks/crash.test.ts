@@ -28,7 +28,7 @@ describe('webhook crash safety', () => {
     await gqlOk(api.baseUrl, `mutation($p: ID!, $u: String!) { setWebhookEndpoint(projectId: $p, url: $u) { secret } }`, { p: shop.projectId, u: `${receiver.url}/crash` }, shop.merchantKey);
 
     const first = startWorker(api.databaseUrl);
-    await waitFor(() => first.stdout().includes('worker running'), 20_000, 'the first worker');
+    await waitFor(() => first.stdout().includes('worker running'), 45_000, 'the first worker');
     const p = (await createPaymentRest(api, shop.apiKey, { amount: 60_000 })).body;
     await request(api.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: p.id } });
     await receiver.waitFor(1, 15_000);
@@ -43,7 +43,7 @@ describe('webhook crash safety', () => {
     expect(aged).toHaveLength(1);
 
     const second = startWorker(api.databaseUrl);
-    await waitFor(() => second.stdout().includes('worker running'), 20_000, 'the second worker');
+    await waitFor(() => second.stdout().includes('worker running'), 45_000, 'the second worker');
     await receiver.waitFor(2, 60_000);
     let delivery = await api.deps.prisma.webhookDelivery.findFirstOrThrow({ where: { paymentId: p.id } });
     for (let i = 0; i < 50 && delivery.status !== 'succeeded'; i++) {
