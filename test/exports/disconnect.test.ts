@@ -44,7 +44,9 @@ describe('an export whose reader goes away', { timeout: 60_000 }, () => {
   }
 
   beforeAll(async () => {
-    app = await startTestApp();
+    // An API process: no worker's expiry sweep expires the 60,000 rows (due at once) while the tests
+    // run, and holds its shutdown for a minute doing so (a loaded run's afterAll timed out on it).
+    app = await startTestApp({ role: 'api' });
     db = new pg.Client({ connectionString: app.databaseUrl });
     await db.connect();
     const made = await makeShop(app, { sandbox: false, credit: 1_000_000 });
