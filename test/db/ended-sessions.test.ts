@@ -28,7 +28,9 @@ describe('sessions the server ended', () => {
   let prisma: PrismaClient;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    // An API process: every round below ends every backend, and a worker's would only reconnect in
+    // the background (its job loops, sweeps and LISTEN) while the requests under test run.
+    app = await startTestApp({ role: 'api' });
     database = new URL(app.databaseUrl).pathname.slice(1);
     admin = new pg.Client({ connectionString: app.databaseUrl });
     await admin.connect();
