@@ -47,7 +47,8 @@ async function startInOwnGroup(extra: Record<string, string>) {
 const STACK_FRAME = /^\s+at .+[:(]/m;
 
 describe('process manners', () => {
-  it('stops cleanly with a two-line message when the terminal sends SIGINT to the whole process group', async () => {
+  // The busy port is found before the data folder is touched: that test runs beside the first.
+  it.concurrent('stops cleanly with a two-line message when the terminal sends SIGINT to the whole process group', async () => {
     // Given the service on the embedded default, started in its own process group
     const gateway = await startInOwnGroup({ PORT: '0' });
     await waitFor(() => /demo payment link page|payment link page/.test(gateway.stdout()), 60_000, 'start-up to finish');
@@ -70,7 +71,7 @@ describe('process manners', () => {
     expect(existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
   }, 90_000);
 
-  it('says in one line that the port is busy, naming PORT', async () => {
+  it.concurrent('says in one line that the port is busy, naming PORT', async () => {
     // Given another process listening on the port
     const holder: Server = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '0.0.0.0', resolve));
