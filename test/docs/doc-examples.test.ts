@@ -49,21 +49,25 @@ afterAll(async () => {
 /**
  * The `sh doctest=service` blocks (`npm start` and the roles apart, in operations.md) depend on no
  * other block: each runs on a database of its own. They start in the background with the file,
- * one after another (each `npm start` builds dist/main.mjs first, which one still running may be
- * reading), while the guides' other blocks run; each block's test waits for its own run.
+ * while the guides' other blocks run; each block's test waits for its own run. Each starts once
+ * the one before it is up: each `npm start` first rebuilds dist/main.mjs, which must not change
+ * under a process still starting from it.
  */
 const serviceRuns = new Map<string, Promise<void>>();
 const at = (b: Block) => `${b.file}:${b.line}`;
 
 beforeAll(() => {
-  let previous: Promise<unknown> = Promise.resolve();
+  let previousUp: Promise<unknown> = Promise.resolve();
   for (const block of GUIDES.flatMap(fencedBlocks).filter((b) => b.info.doctest === 'service')) {
-    const run = previous.then(async () => {
+    let up = () => undefined as void;
+    const isUp = new Promise<void>((resolve) => (up = resolve));
+    const run = previousUp.then(async () => {
       const databaseUrl = await createTestDatabase();
-      await runService(block, { DATABASE_URL: databaseUrl, SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', NODE_ENV: 'test' });
+      await runService(block, { DATABASE_URL: databaseUrl, SECRET_KEY: TEST_SECRET_KEY, LOG_LEVEL: 'silent', NODE_ENV: 'test' }, up);
     });
     serviceRuns.set(at(block), run);
-    previous = run.catch(() => undefined); // its failure is its own block's; the next one still runs
+    // A run that fails before it is up lets the next one start all the same; its failure is its own block's.
+    previousUp = Promise.race([isUp, run.catch(() => undefined)]);
   }
 });
 afterAll(() => Promise.allSettled(serviceRuns.values()));

@@ -164,14 +164,18 @@ export async function runShell(block: Block, vars: Vars, env: Record<string, str
   return run;
 }
 
-/** Starts a service command, waits until it says it is up (and, if it serves HTTP, is ready), then stops it with SIGTERM. */
-export async function runService(block: Block, env: Record<string, string>): Promise<void> {
+/**
+ * Starts a service command, waits until it says it is up (and, if it serves HTTP, is ready), then
+ * stops it with SIGTERM. `started` is called once it is up (or has failed to come up): from then on
+ * its process has read all it reads from disk at start-up.
+ */
+export async function runService(block: Block, env: Record<string, string>, started: () => void = () => undefined): Promise<void> {
   const port = await freePort();
   const run = bash(block.code, { ...env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }, { detached: true });
   let exited = false;
   void run.done.then(() => (exited = true));
   try {
-    await waitFor(() => exited || /listening on port|worker running/i.test(run.stdout()), 60_000, `${block.file}:${block.line} to start`);
+    await waitFor(() => exited || /listening on port|worker running/i.test(run.stdout()), 60_000, `${block.file}:${block.line} to start`).finally(started);
     expect(exited, `${block.file}:${block.line} exited early:\n${run.stdout()}`).toBe(false);
     if (/listening on port/i.test(run.stdout())) {
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
