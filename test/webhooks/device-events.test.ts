@@ -53,10 +53,10 @@ async function setEndpoint(merchantKey: string, projectId: string, path: string,
 /**
  * A live project whose endpoint opted into the device events, and a second project of the same
  * merchant whose endpoint did not, each with a card on one phone. The phone is first seen once all
- * of that is in place, so its silence (and the threshold) starts when the set-up is done, however
- * long that took.
+ * of that (and `beforeSeen`, given the merchant's key and the first project) is in place, so its
+ * silence (and the threshold) starts when the set-up is done, however long that took.
  */
-async function phoneOfTwoProjects(tag: string) {
+async function phoneOfTwoProjects(tag: string, beforeSeen?: (merchantKey: string, projectId: string) => Promise<void>) {
   const { merchantKey } = await makeMerchant(app, { credit: 10_000_000 });
   const [shop, other] = await Promise.all([makeProject(app, { merchantKey, sandbox: false }), makeProject(app, { merchantKey, sandbox: false })]);
   const made = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Phone" }) { token device { id } } }`, {}, merchantKey);
@@ -69,6 +69,7 @@ async function phoneOfTwoProjects(tag: string) {
       gqlOk(app.baseUrl, CREATE_CARD, { input: { projectId: p.projectId, deviceId, bankCode: 'mellat', cardNumber: '6104337812345678', holderName: `Shop ${i}` } }, merchantKey),
     ),
   ]);
+  await beforeSeen?.(merchantKey, shop.projectId);
   await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: deviceToken });
   return { merchantKey, projectId: shop.projectId, deviceId, deviceToken, secret: opted.secret, otherProjectId: other.projectId, defaultEvents: defaults.endpoint.events };
 }
@@ -111,15 +112,18 @@ describe('device.offline and device.online', () => {
   });
 
   it.concurrent('given a phone with no active card, never reports it offline', async ({ expect }) => {
-    const shop = await phoneOfTwoProjects('carded');
-    const idle = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Idle" }) { token device { id } } }`, {}, shop.merchantKey);
-    const idleId = idle.createDevice.device.id as string;
-    await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: idle.createDevice.token });
-    const card = await gqlOk(app.baseUrl, CREATE_CARD, { input: { projectId: shop.projectId, deviceId: idleId, bankCode: 'mellat', cardNumber: '6104337812349999', holderName: 'Idle' } }, shop.merchantKey);
-    await gqlOk(app.baseUrl, `mutation($id: ID!) { updateCard(id: $id, input: { active: false }) { id } }`, { id: card.createCard.id }, shop.merchantKey);
+    // The idle phone (its one card switched off) is seen first, then the carded one.
+    let idleId = '';
+    const shop = await phoneOfTwoProjects('carded', async (merchantKey, projectId) => {
+      const idle = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "Idle" }) { token device { id } } }`, {}, merchantKey);
+      idleId = idle.createDevice.device.id as string;
+      await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: idle.createDevice.token });
+      const card = await gqlOk(app.baseUrl, CREATE_CARD, { input: { projectId, deviceId: idleId, bankCode: 'mellat', cardNumber: '6104337812349999', holderName: 'Idle' } }, merchantKey);
+      await gqlOk(app.baseUrl, `mutation($id: ID!) { updateCard(id: $id, input: { active: false }) { id } }`, { id: card.createCard.id }, merchantKey);
+    });
 
     // Both phones fall silent; the carded one is reported, and a sweep that started once the idle one
-    // was past the threshold too has run.
+    // was past the threshold too has run (the one that reported the carded phone, seen after it).
     await waitOnPath('/carded/opted', 1);
     const idleSeen = (await app.deps.prisma.device.findUniqueOrThrow({ where: { id: idleId } })).lastHeartbeatAt!;
     const idleSilent = new Date(idleSeen.getTime() + OFFLINE_SECONDS * 1000);
