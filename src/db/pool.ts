@@ -275,8 +275,38 @@ async function queryOnce(pool: pg.Pool, args: unknown[]): Promise<unknown> {
  * mode, which may hand the server connection, still inside the transaction, to its next client (seen
  * in CI's pooler pass). Otherwise it goes back, a statement the database refused included.
  */
+type ConnectionEvents = {
+  once(event: 'readyForQuery' | 'end', listener: () => void): unknown;
+  off(event: 'readyForQuery' | 'end', listener: () => void): unknown;
+};
+type ReadyState = { readyForQuery?: boolean; connection?: ConnectionEvents };
+
+/**
+ * pg rejects a statement when the server's ErrorResponse arrives, before the ReadyForQuery that
+ * follows it and carries the transaction status: read then, `getTransactionStatus()` still says what
+ * the connection was before the statement. A text that opened a transaction and then failed
+ * (`BEGIN; SELECT 1 / 0`) would read 'I' and go back aborted; it did behind PgBouncer, which may
+ * forward the two messages in separate packets (CI's pooler pass). So a failed connection's status
+ * is read once its ReadyForQuery has come (or the connection ended).
+ */
+async function readyAfterError(client: pg.PoolClient): Promise<void> {
+  const state = client as unknown as ReadyState;
+  if (state.readyForQuery !== false || !state.connection) return;
+  const connection = state.connection;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      connection.off('readyForQuery', done);
+      connection.off('end', done);
+      resolve();
+    };
+    connection.once('readyForQuery', done);
+    connection.once('end', done);
+  });
+}
+
 export async function releaseClient(client: pg.PoolClient, failed: unknown): Promise<void> {
   if (failed !== undefined && isConnectionFailure(failed)) return client.release(failed as Error);
+  if (failed !== undefined) await readyAfterError(client);
   // 'I': idle, outside a transaction; 'T' inside one, 'E' inside a failed one.
   if (client.getTransactionStatus() !== 'I') {
     const rolledBack = await client.query('ROLLBACK').then(

@@ -4,6 +4,7 @@ import { createPool, IDLE_CLOSE_MS, WARM_CONNECTIONS } from '../../src/db/pool.j
 import { createPrisma, type PrismaClient } from '../../src/db/prisma.js';
 import { inTransaction } from '../../src/db/statement.js';
 import { createPaymentRest, gaugeValue, makeProject, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { startSplitProxy } from '../support/split-proxy.js';
 
 // A statement the database refuses (a unique violation, a RAISE of the create function: no card,
 // no credit) leaves its connection as clean as one that succeeded. pg-pool's own `pool.query`
@@ -83,6 +84,27 @@ describe('a refused statement keeps its connection', () => {
     await expect(pool.query('BEGIN; SELECT 1 / 0')).rejects.toMatchObject({ code: '22012' });
     expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     expect(pool.totalCount).toBe(1);
+  });
+
+  it('a transaction a failed text opened is rolled back even when the ReadyForQuery after the error comes in a later packet', async () => {
+    // pg rejects the statement at the ErrorResponse; the transaction status comes with the
+    // ReadyForQuery after it. Read too early it still said 'I' and the connection went back
+    // aborted (CI's pass through PgBouncer, which may forward the two apart).
+    const target = new URL(app.databaseUrl);
+    const proxy = await startSplitProxy({ host: target.hostname, port: Number(target.port) });
+    const split = createPool(proxy.url(app.databaseUrl), 1);
+    try {
+      for (let round = 0; round < 3; round++) {
+        await expect(split.query('BEGIN; SELECT 1 / 0')).rejects.toMatchObject({ code: '22012' });
+        expect((await split.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+        await expect(inTransaction(split, (client) => client.query('SELECT 1 / 0'))).rejects.toMatchObject({ code: '22012' });
+        expect((await split.query<{ open: boolean }>('SELECT now() = statement_timestamp() AS open')).rows[0]!.open).toBe(true);
+      }
+      expect(split.totalCount).toBe(1);
+    } finally {
+      await split.end();
+      await proxy.close();
+    }
   });
 
   it('a connection whose session the server ended is replaced, and the statement runs on the new one', async () => {
