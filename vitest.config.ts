@@ -16,6 +16,10 @@ export default defineConfig({
     // than 30 s to start a child process (test/support/process.ts bounds each child itself).
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // expect.poll waits for something the service or the browser does next (a webhook arriving, a
+    // page re-rendering). Its own default (1 s) is a clock claim no test makes; on a loaded runner a
+    // correct answer took longer. A poll that can never pass still fails, after 10 s.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     pool: 'forks',
     // Files share their worker's module cache (each still gets its own database, service and
     // clients): importing the service's module graph once per worker rather than once per file took
