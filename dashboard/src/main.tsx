@@ -4,7 +4,7 @@ import { Provider } from 'urql';
 import { App } from './app.js';
 import { createClient } from './client.js';
 import { preloadPage } from './lazy-pages.js';
-import { BASE, loginHref, navigate, preloadPagesWith } from './router.js';
+import { BASE, loginHref, navigate, preloadPagesWith, splitMode } from './router.js';
 import { UnitProvider } from './unit.js';
 import './styles.css';
 
@@ -17,7 +17,7 @@ const client = createClient(() => {
 // Links fetch their page's chunk ahead; this page's is fetched now, beside React's start-up, not
 // once the shell has rendered.
 preloadPagesWith(preloadPage);
-preloadPage(window.location.pathname.slice(BASE.length).replace(/\/+$/, '') || '/');
+preloadPage(splitMode(window.location.pathname.slice(BASE.length)).path);
 
 const root = document.getElementById('root');
 if (root) {
