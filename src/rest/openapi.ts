@@ -85,6 +85,7 @@ const slug = pathParam('slug', 'The payment link’s slug.', { type: 'string', p
 const QUERY_TYPES: Record<string, Schema> = {
   reviewRequired: { type: 'boolean' },
   reported: { type: 'boolean' },
+  sandbox: { type: 'boolean' },
   amount: { type: 'string', pattern: '^[0-9۰-۹٠-٩]+$' },
   cardLast4: { type: 'string', pattern: '^[0-9۰-۹٠-٩]{4}$' },
   page: { type: 'integer', minimum: 1, default: 1 },
@@ -101,6 +102,7 @@ const LIST_PARAMS: Record<string, [description: string, example: string | number
   reported: ['`true`: the payer reported paying on the checkout page and the payment is not confirmed (“reported paying, nothing came”); `false`: no report.', true],
   amount: ['Only payments whose `amountFinal` or `amountRequested` is this many rials (10,000..1,000,000,000; Persian and Arabic-Indic digits accepted).', '1500370'],
   cardLast4: ['Only payments to one of your cards ending in these four digits, or whose payer’s card ends in them.', '7893'],
+  sandbox: ['`false`: only live payments; `true`: only sandbox payments (a project is one or the other, so this matters to merchant-wide lists).', false],
   page: ['Page number, from 1 (default 1).', 1],
   pageSize: ['Items per page (default 20, at most 100).', 20],
 };

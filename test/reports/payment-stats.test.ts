@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_STATS_SQL } from '../../src/domain/reports/store/payment-stats.js';
-import { tehranDayStart, type JalaliDay } from '../../src/domain/calendar/tehran-calendar.js';
+import { jalaliDayKey, tehranDayStart, type JalaliDay } from '../../src/domain/calendar/tehran-calendar.js';
 import { gql, gqlOk, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 import { insertPayment, shopOf, type Shop } from './payment-rows.js';
 
@@ -95,11 +95,47 @@ describe('paymentStats', () => {
     ]);
   });
 
-  it('counts all of a merchant’s projects with its key, or one with projectId', async () => {
+  it('counts all of a merchant’s projects with its key, or one with projectId; live and sandbox never mixed', async () => {
+    // Merchant-wide the default is live: the sandbox project's payment of that day is not counted.
     const all = await gqlOk(app.baseUrl, STATS, { from: '1405-09-04', to: '1405-09-04' }, live.merchantKey);
-    expect(all.paymentStats).toEqual([{ ...day4, confirmedCount: 2, confirmedAmount: '250010' }]);
+    expect(all.paymentStats).toEqual([day4]);
+    const MODE = `query($sandbox: Boolean, $projectId: ID) { paymentStats(from: "1405-09-04", to: "1405-09-04", sandbox: $sandbox, projectId: $projectId) { confirmedCount confirmedAmount fees } }`;
+    const test = await gqlOk(app.baseUrl, MODE, { sandbox: true }, live.merchantKey);
+    expect(test.paymentStats).toEqual([{ confirmedCount: 1, confirmedAmount: '50010', fees: '0' }]);
+    const liveAsked = await gqlOk(app.baseUrl, MODE, { sandbox: false }, live.merchantKey);
+    expect(liveAsked.paymentStats).toEqual([{ confirmedCount: 1, confirmedAmount: '200000', fees: '2002' }]);
+    // A named project counts in its own mode by default; asking for the other mode counts nothing.
+    const sandboxProject = await gqlOk(app.baseUrl, MODE, { projectId: sandbox.projectId }, live.merchantKey);
+    expect(sandboxProject.paymentStats).toEqual([{ confirmedCount: 1, confirmedAmount: '50010', fees: '0' }]);
+    const crossed = await gqlOk(app.baseUrl, MODE, { projectId: sandbox.projectId, sandbox: false }, live.merchantKey);
+    expect(crossed.paymentStats).toEqual([{ confirmedCount: 0, confirmedAmount: '0', fees: '0' }]);
+    const ownKey = await gqlOk(app.baseUrl, MODE, {}, sandbox.apiKey);
+    expect(ownKey.paymentStats).toEqual([{ confirmedCount: 1, confirmedAmount: '50010', fees: '0' }]);
     const one = await gqlOk(app.baseUrl, STATS, { projectId: live.projectId, from: '1405-09-04', to: '1405-09-04' }, live.merchantKey);
     expect(one.paymentStats).toEqual([day4]);
+  });
+
+  it('gives the whole range as one period (TOTAL), net of refunds', async () => {
+    const TOTAL = `query { paymentStats(from: "1405-09-01", to: "1405-09-30", groupBy: TOTAL) { period confirmedCount confirmedAmount refundedAmount netAmount fees } }`;
+    const data = await gqlOk(app.baseUrl, TOTAL, {}, live.merchantKey);
+    expect(data.paymentStats).toEqual([
+      { period: '1405-09-01_1405-09-30', confirmedCount: 3, confirmedAmount: '800130', refundedAmount: '20000', netAmount: '780130', fees: '8003' },
+    ]);
+  });
+
+  it('names today and this Jalali month (Tehran) with range, and refuses range beside from/to', async () => {
+    const today = jalaliDayKey(new Date());
+    const RANGE = `query($range: StatsRange, $from: String) { paymentStats(range: $range, from: $from, groupBy: DAY) { period } }`;
+    const day = await gqlOk(app.baseUrl, RANGE, { range: 'TODAY' }, live.apiKey);
+    expect(day.paymentStats).toEqual([{ period: today }]);
+    const month = await gqlOk(app.baseUrl, RANGE, { range: 'THIS_MONTH' }, live.apiKey);
+    const periods = month.paymentStats.map((p: { period: string }) => p.period);
+    expect(periods[0]).toBe(`${today.slice(0, 7)}-01`);
+    expect(periods).toContain(today);
+    expect(periods.every((p: string) => p.startsWith(today.slice(0, 7)))).toBe(true);
+    expect(periods.length).toBeGreaterThanOrEqual(29);
+    const both = await gql(app.baseUrl, RANGE, { range: 'TODAY', from: '1405-09-01' }, live.apiKey);
+    expect(both.errors?.[0]?.extensions).toMatchObject({ code: 'invalid_request', details: { fields: [{ field: 'range' }] } });
   });
 
   it('counts nothing for a project the caller cannot see, exactly like an empty project', async () => {
@@ -135,7 +171,7 @@ describe('paymentStats', () => {
     );
     await db.query('VACUUM ANALYZE payments');
     const planOf = async (projectId: string | null) => {
-      const values = [`'${live.merchantId}'`, projectId ? `'${projectId}'` : 'NULL', 'false', `'${tehranDayStart(D3).toISOString()}'`, `'${tehranDayStart(D5).toISOString()}'`, `'DAY'`];
+      const values = [`'${live.merchantId}'`, projectId ? `'${projectId}'` : 'NULL', 'false', `'${tehranDayStart(D3).toISOString()}'`, `'${tehranDayStart(D5).toISOString()}'`, `'DAY'`, projectId ? 'NULL' : 'false', `''`];
       const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${PAYMENT_STATS_SQL.replaceAll(/\$(\d)/g, (_m, n: string) => values[Number(n) - 1]!)}`);
       return rows.map((r) => r['QUERY PLAN']).join('\n');
     };

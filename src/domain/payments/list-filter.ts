@@ -25,6 +25,7 @@ export const paymentFilterSchema = z.object({
   reported: flag.optional(),
   amount: amountSchema.optional(),
   cardLast4: cardLast4Schema.optional(),
+  sandbox: flag.optional(),
 });
 
 export type PaymentFilter = z.output<typeof paymentFilterSchema>;
@@ -59,6 +60,8 @@ const CONDITIONS: { [K in keyof PaymentFilter]-?: Condition<NonNullable<PaymentF
     sql: (v) => `(payer_card_last4 = ${v} OR EXISTS (SELECT 1 FROM cards c WHERE c.id = payments.card_id AND c.card_number LIKE '%' || ${v}))`,
     prisma: (last4) => ({ OR: [{ card: { cardNumber: { endsWith: last4 } } }, { payerCardLast4: last4 }] }),
   },
+  // Live (false) or sandbox (true) payments: the dashboard's two sides never mix.
+  sandbox: { type: 'boolean', sql: (v) => `sandbox = ${v}`, prisma: (sandbox) => ({ sandbox }) },
 };
 
 const NAMES = Object.keys(CONDITIONS) as (keyof PaymentFilter)[];

@@ -108,9 +108,10 @@ builder.queryField('bankMessages', (t) =>
     args: {
       projectId: t.arg.id({ description: 'Merchant key: only messages of this project (resolved to it, or from devices holding its cards).' }),
       status: t.arg({ description: 'Only messages with this outcome.', type: BankMessageStatus }),
+      sandbox: t.arg.boolean({ description: 'false: real SMS only; true: simulated deposits only (the dashboard’s test side). Default both.' }),
     },
     resolve: (query, _root, args, ctx) => {
-      const where = { AND: [visibleMessages(ctx.actor, args.projectId as string | null | undefined), args.status ? { status: args.status } : {}] };
+      const where = { AND: [visibleMessages(ctx.actor, args.projectId as string | null | undefined), args.status ? { status: args.status } : {}, args.sandbox == null ? {} : { simulated: args.sandbox }] };
       // A dashboard list: the read replica when there is one (may lag; src/domain/reports/read-pool.ts).
       const db = readPrisma(ctx.deps);
       // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
@@ -119,7 +120,9 @@ builder.queryField('bankMessages', (t) =>
       );
     },
     totalCount: (_parent, args, ctx) =>
-      readPrisma(ctx.deps).bankMessage.count({ where: { AND: [visibleMessages(ctx.actor, args.projectId as string | null | undefined), args.status ? { status: args.status } : {}] } }),
+      readPrisma(ctx.deps).bankMessage.count({
+        where: { AND: [visibleMessages(ctx.actor, args.projectId as string | null | undefined), args.status ? { status: args.status } : {}, args.sandbox == null ? {} : { simulated: args.sandbox }] },
+      }),
   }, {
     // The prisma plugin's own totalCount field, described: the marker keeps its count-only shortcut.
     fields: (c) => ({

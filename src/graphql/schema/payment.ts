@@ -1,6 +1,7 @@
 import { verifyPayment, type Verification } from '../../domain/payments/actions.js';
 import { createPayment } from '../../domain/payments/create-payment.js';
 import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
+import { paymentTotals, type PaymentTotals } from '../../domain/payments/totals.js';
 import { checkoutUrl, paymentMetadata } from '../../domain/payments/fields.js';
 import { PAYMENT_STATUSES } from '../../domain/payments/types.js';
 import { readPrisma } from '../../domain/reports/read-pool.js';
@@ -109,6 +110,7 @@ type FilterArgs = {
   reported?: boolean | null;
   amount?: string | number | bigint | null;
   cardLast4?: string | null;
+  sandbox?: boolean | null;
 };
 
 /** GraphQL nulls mean "no filter", as absent query parameters do in REST. */
@@ -121,7 +123,19 @@ const filterOf = (a: FilterArgs) => ({
   reported: a.reported ?? undefined,
   amount: a.amount ?? undefined,
   cardLast4: a.cardLast4 ?? undefined,
+  sandbox: a.sandbox ?? undefined,
 });
+
+/** The filtered list's count and sums (src/domain/payments/totals.ts), read once per connection whichever of its fields ask. */
+const totalsOf = new WeakMap<object, Promise<PaymentTotals>>();
+function connectionTotals(connection: object): Promise<PaymentTotals> {
+  let totals = totalsOf.get(connection);
+  if (!totals) {
+    totals = (connection as { totalCount: () => Promise<PaymentTotals> }).totalCount();
+    totalsOf.set(connection, totals);
+  }
+  return totals;
+}
 
 builder.queryFields((t) => ({
   payment: t.prismaField({
@@ -151,13 +165,15 @@ builder.queryFields((t) => ({
       reported: t.arg.boolean({ description: 'true: the payer reported paying and the payment is not confirmed (“reported paying, nothing came”); false: no report.' }),
       amount: t.arg({ type: 'Amount', description: 'Only payments whose amountFinal or amountRequested is this many rials.' }),
       cardLast4: t.arg.string({ description: 'Only payments to a card ending in these four digits, or whose payer’s card ends in them.' }),
+      sandbox: t.arg.boolean({ description: 'false: live payments only; true: sandbox payments only (the dashboard’s two sides). Default both.' }),
       status: t.arg({ description: 'Only payments in this state.', type: PaymentStatus }),
       orderId: t.arg.string({ description: 'Only payments with this order identifier.' }),
       from: t.arg({ description: 'Created at or after this time.', type: 'DateTime' }),
       to: t.arg({ description: 'Created at or before this time.', type: 'DateTime' }),
     },
     // A dashboard list: the read replica when there is one (may lag; src/domain/reports/read-pool.ts).
-    totalCount: (_parent, args, ctx) => readPrisma(ctx.deps).payment.count({ where: paymentsFilteredFor(ctx.actor, filterOf(args), args.projectId as string | null) }),
+    // The count and sums of the whole filtered list in one aggregate (the connection's fields below).
+    totalCount: (_parent, args, ctx) => paymentTotals(readPrisma(ctx.deps), paymentsFilteredFor(ctx.actor, filterOf(args), args.projectId as string | null)) as unknown as number,
     resolve: (query, _root, args, ctx) => {
       const where = paymentsFilteredFor(ctx.actor, filterOf(args), args.projectId as string | null);
       const db = readPrisma(ctx.deps);
@@ -172,7 +188,19 @@ builder.queryFields((t) => ({
       totalCount: c.int({
         description: 'How many payments match the filters, over all pages.',
         extensions: { pothosPrismaTotalCount: true },
-        resolve: (connection) => (connection as { totalCount?: () => number | Promise<number> }).totalCount?.() ?? 0,
+        resolve: async (connection) => (await connectionTotals(connection)).count,
+      }),
+      totalAmount: c.field({
+        type: 'Amount',
+        description: 'The sum of amountFinal of the payments matching the filters, over all pages, in rials (what they ask the payers for).',
+        extensions: { pothosPrismaTotalCount: true },
+        resolve: async (connection) => (await connectionTotals(connection)).amountFinal,
+      }),
+      totalReceived: c.field({
+        type: 'Amount',
+        description: 'What the matching payments brought in, less what was refunded of them, over all pages, in rials (confirmed payments only hold money).',
+        extensions: { pothosPrismaTotalCount: true },
+        resolve: async (connection) => (await connectionTotals(connection)).netReceived,
       }),
     }),
   }),
