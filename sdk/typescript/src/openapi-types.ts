@@ -1053,8 +1053,11 @@ export interface operations {
                  * @example 7893
                  */
                 cardLast4?: string;
-                /** @description sandbox */
-                sandbox?: boolean | ("true" | "false");
+                /**
+                 * @description `false`: only live payments; `true`: only sandbox payments (a project is one or the other, so this matters to merchant-wide lists).
+                 * @example false
+                 */
+                sandbox?: boolean;
                 /**
                  * @description Page number, from 1 (default 1).
                  * @example 1
