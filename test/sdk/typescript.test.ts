@@ -13,7 +13,7 @@ import { StandIn } from './stand-in.js';
 /**
  * sdk/typescript (issue 39) against a real service: its types are what the served OpenAPI document
  * generates, it builds with its own TypeScript 5 to ESM with declarations (dist/ is built here and
- * in CI, never committed), and the built package does what the contract's "SDKs" says.
+ * in CI, never committed), and the built package does what its README promises.
  */
 
 type Sdk = typeof import('../../sdk/typescript/src/index.js');
