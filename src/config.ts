@@ -68,6 +68,12 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(1).optional(),
   // Production hides the schema; this lets an operator who wants it public say so.
   GRAPHQL_INTROSPECTION: z.enum(['0', '1', 'true', 'false']).optional(),
+  // Password-reset mail (docs/dashboard.md "Signing in"): both or neither; credentials in the URL.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL (smtps://user:password@mail.example.com:465)')
+    .optional(),
+  MAIL_FROM: z.string().min(3).max(320).optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   DATA_DIR: z.string().default('.data'),
 });
@@ -114,6 +120,8 @@ export type Config = {
   metricsToken: string | undefined;
   /** Introspection in production (always on elsewhere). */
   graphqlIntrospection: boolean;
+  /** SMTP_URL and MAIL_FROM: password-reset mail is sent only when both are set. */
+  mail: { smtpUrl: string; from: string } | undefined;
   embeddedPgPort: number;
   dataDir: string;
 };
@@ -142,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid environment: DATABASE_DIRECT_URL: set it together with DATABASE_URL (the embedded default needs neither)',
     );
   }
+  if (Boolean(e.SMTP_URL) !== Boolean(e.MAIL_FROM)) {
+    throw new ConfigError(`Invalid environment: ${e.SMTP_URL ? 'MAIL_FROM' : 'SMTP_URL'}: set SMTP_URL and MAIL_FROM together (password-reset mail needs both)`);
+  }
   return {
     nodeEnv: e.NODE_ENV,
     databaseUrl: e.DATABASE_URL,
@@ -167,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION === '1' || e.GRAPHQL_INTROSPECTION === 'true',
+    mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : undefined,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     dataDir: e.DATA_DIR,
   };

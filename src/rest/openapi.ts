@@ -7,6 +7,7 @@ import { verifyInput } from '../domain/payments/actions.js';
 import { createPaymentSchema } from '../domain/payments/create-payment.js';
 import { listPaymentsSchema } from '../domain/payments/queries.js';
 import { simulateInput } from '../domain/sandbox/simulation.js';
+import { resetInput } from '../domain/users/password-reset.js';
 import { setPasswordInput, signInInput } from '../domain/users/sessions.js';
 import { errors, responseComponents, type ErrorStatus } from './openapi-errors.js';
 import { exportPaths, exportsTag, merchantKeyScheme } from './openapi-exports.js';
@@ -316,6 +317,21 @@ export function openApiDocument(publicBaseUrl: string) {
             'The dashboard’s set-password page posts the `token` of its link (from `merchant user add`, `inviteUser` or `resetUserPassword`: one use, 24 hours) and the new password (10 characters at least). A used, expired or unknown token is 400 naming `token`; a short password 400 naming `password`. Every other session of the user ends.',
           body: [setPasswordInput, { token: 'q9mJ3v0c6Yh1cP4m2yXbq3Zk7wT0aN5dLr8sVf2eHgU', password: 'correct horse battery' }],
           ok: [204, 'The password is set.'], errors: [400, 403, 413, 429],
+        }),
+      },
+      '/session/reset': {
+        post: operation({
+          id: 'requestPasswordReset', tag: 'Session', auth: 'public', summary: 'Email a set-password link for a forgotten password',
+          description:
+            'Answers 204 for every well-formed email, known or not (a malformed one is 400 naming `email`). When the service has mail set up (SMTP_URL, MAIL_FROM), a known user gets an email, Persian and English, with a one-time link to the set-password page (`POST /session/password`), good for one hour; links issued before it stop working, and using it ends every session of the user. At most 3 mails per user an hour (more requests are answered alike and send nothing). A browser request from another site’s page is 403.',
+          body: [resetInput, { email: 'owner@shop.example.com' }],
+          ok: [204, 'Accepted (whether or not the email is a user’s).'], errors: [400, 403, 413, 429],
+        }),
+        get: operation({
+          id: 'getPasswordResetOptions', tag: 'Session', auth: 'public', summary: 'Whether a forgotten password can be reset by email',
+          description: '`byEmail` is true when the service sends reset mail; false when it has no mail set up: the merchant’s owner (an invitation link) or the operator (CLI `merchant user reset`) then gives a new link. GraphQL: `passwordResetByEmail`.',
+          ok: [200, 'What the login page offers.', { type: 'object', required: ['byEmail'], properties: { byEmail: { type: 'boolean' } }, additionalProperties: false }, { byEmail: true }],
+          errors: [429],
         }),
       },
       '/device/heartbeat': {

@@ -1,6 +1,7 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { AppError } from '../errors.js';
+import { passwordResetByEmail, requestPasswordReset } from '../domain/users/password-reset.js';
 import { setPasswordWithToken, signIn, signOut } from '../domain/users/sessions.js';
 import { deviceSetCookie, deviceToken, fromAnotherSite, sessionClearCookie, sessionSetCookie, sessionToken } from '../http/session-cookie.js';
 import { BODY_LIMIT, bodyReader } from './handle.js';
@@ -60,6 +61,22 @@ export function sessionRoutes(deps: Deps): Router {
     '/session/password',
     sessionRoute(deps, async (req) => {
       await setPasswordWithToken(deps, req.body, cookieOf(req));
+    }),
+  );
+
+  // A forgotten password: 204 whatever the email (a known user gets a link by mail when mail is set up).
+  router.post(
+    '/session/reset',
+    sessionRoute(deps, async (req) => {
+      await requestPasswordReset(deps, req.body);
+    }),
+  );
+
+  // What the login page offers: "email me a link" when mail is set up, else "ask your owner".
+  router.get(
+    '/session/reset',
+    sessionRoute(deps, async (_req, res) => {
+      res.status(200).json({ byEmail: passwordResetByEmail(deps) });
     }),
   );
 

@@ -14,5 +14,6 @@ import './exceptions.js';
 import './audit.js';
 import './users.js';
 import './reports.js';
+import './password-reset.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());
