@@ -3,6 +3,8 @@ import { outputIntrospectionFile } from '@gql.tada/internal';
 import { buildSchema, introspectionFromSchema } from 'graphql';
 import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/event-types.js';
 import { errorCatalog } from '../../src/errors.js';
+import { banks } from '../../src/domain/cards/banks.js';
+import { bankSmsParsers } from '../../src/domain/sms/registry.js';
 
 /**
  * The dashboard's operations are typed by gql.tada from the server's printed schema: this writes
@@ -38,9 +40,23 @@ function writeServerLists(): void {
       '/* Written by dashboard/scripts/introspect.ts from the server\'s lists. */',
       `export type WebhookEventType = ${union(WEBHOOK_EVENT_TYPES)};`,
       `export type ErrorCode = ${union(Object.keys(errorCatalog))};`,
+      `export type BankCode = ${union(Object.keys(banks))};`,
+      '',
+    ].join('\n'),
+  );
+  // The banks a card may be of, with the Persian name the payer sees and the sender lines each
+  // bank's SMS are known to come from (the card form offers them for `smsSender`).
+  const list = Object.entries(banks).map(([code, name]) => ({ code, name, senders: [...(bankSmsParsers.find((p) => p.bankCode === code)?.senders ?? [])] }));
+  writeFileSync(
+    banksTarget,
+    [
+      "/* Written by dashboard/scripts/introspect.ts from src/domain/cards/banks.ts and the SMS parsers' sender lines. */",
+      `export const BANKS: readonly { code: string; name: string; senders: readonly string[] }[] = ${JSON.stringify(list)};`,
       '',
     ].join('\n'),
   );
 }
+
+const banksTarget = new URL('dashboard/src/generated/banks.ts', root);
 
 if (import.meta.url === `file://${process.argv[1]}`) writeIntrospection();

@@ -1,5 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from './graphql.js';
+import { useMode } from './router.js';
 
 const Projects = graphql(`
   query DashboardProjects {
@@ -21,6 +22,12 @@ const Projects = graphql(`
 export function useProjects() {
   const [result] = useQuery({ query: Projects });
   return result.data?.viewer?.merchant?.projects ?? [];
+}
+
+/** The projects of the side shown (live, or test under /dashboard/test): pickers never mix the two. */
+export function useModeProjects() {
+  const sandbox = useMode() === 'test';
+  return useProjects().filter((p) => p.sandbox === sandbox);
 }
 
 /**

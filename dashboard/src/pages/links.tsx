@@ -6,7 +6,8 @@ import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
 import { Amount, useUnit } from '../unit.js';
 import { CopyButton, DateTime, Empty, ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
-import { projectTitles } from '../projects.js';
+import { Data, Name, ProjectTitle } from '../ui/data.js';
+import { useMode } from '../router.js';
 
 const Links = graphql(`
   query DashboardLinks {
@@ -75,7 +76,7 @@ function NewLinkForm({ projects }: { projects: { id: string; name: string }[] })
         <label htmlFor="link-project">پروژه</label>
         <select id="link-project" name="project" required>
           {projects.map((p) => (
-            <option key={p.id} value={p.id}>
+            <option key={p.id} value={p.id} translate="no">
               {p.name}
             </option>
           ))}
@@ -125,14 +126,17 @@ export function LinksPage() {
   useTitle('پیوندهای پرداخت');
   const [result] = useQuery({ query: Links });
   const { isOwner } = useRole();
-  const projects = result.data?.viewer?.merchant?.projects;
-  if (!projects) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
+  const sandbox = useMode() === 'test';
+  const all = result.data?.viewer?.merchant?.projects;
+  if (!all) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
+  // The side shown only: live projects, or the sandbox ones under /dashboard/test.
+  const projects = all.filter((p) => p.sandbox === sandbox);
   return (
     <>
       <PageTitle>پیوندهای پرداخت</PageTitle>
       <OwnerOnlyNote />
       {projects.map((project) => (
-        <Section key={project.id} title={projectTitles(projects).get(project.id)!}>
+        <Section key={project.id} title={<ProjectTitle project={project} projects={projects} />}>
           {project.links.length === 0 ? (
             <Empty>پیوندی ندارد.</Empty>
           ) : (
@@ -142,7 +146,9 @@ export function LinksPage() {
                 return (
                   <li key={link.id} className="row" data-link-id={link.id}>
                     <div className="row-main">
-                      <strong>{link.title}</strong>
+                      <strong>
+                        <Name>{link.title}</Name>
+                      </strong>
                       <span className={`status ${link.active ? 'status-confirmed' : 'status-expired'}`}>{link.active ? 'فعال' : 'غیرفعال'}</span>
                     </div>
                     <div className="row-meta">
@@ -156,7 +162,7 @@ export function LinksPage() {
                       <DateTime iso={link.createdAt} />
                     </div>
                     <p>
-                      <a href={url} dir="ltr">
+                      <a href={url} dir="ltr" translate="no">
                         {url}
                       </a>{' '}
                       <CopyButton text={url} label="کپی نشانی" />

@@ -1,46 +1,45 @@
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useAttention } from '../attention.js';
 import { graphql } from '../graphql.js';
 import { faNumber } from '../format.js';
-import { isoJalali, jalaliToday } from '../jalali.js';
+import { formatJalali, isoJalali, jalaliToday, parseJalali } from '../jalali.js';
 import { usePaymentEvents } from '../live.js';
-import { BASE, Link, useTitle } from '../router.js';
-import { Amount } from '../unit.js';
+import { BASE, href, Link, navigate, useLocation, useTitle } from '../router.js';
+import { useModeProjects } from '../projects.js';
+import { Amount, useUnit } from '../unit.js';
 import { ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
 import { useDeferredQuery } from '../query.js';
 
-/** Today and this Jalali month (Tehran), from paymentStats; deposits, phones and credit beside. */
+const NetChart = lazy(() => import('../ui/chart.js'));
+
+/**
+ * Today, this Jalali month and any range (Tehran), from paymentStats: the side shown only (live, or
+ * test under /dashboard/test), all projects of that side or one; the totals are net of refunds. The
+ * number waiting for a decision is the badge's own (reviewQueue, through useAttention).
+ */
 const Overview = graphql(`
-  query DashboardOverview($today: String!, $monthStart: String!) {
-    today: paymentStats(from: $today, to: $today, groupBy: DAY) {
+  query DashboardOverview($sandbox: Boolean!, $projectId: ID) {
+    today: paymentStats(range: TODAY, groupBy: TOTAL, sandbox: $sandbox, projectId: $projectId) {
       period
       confirmedCount
-      confirmedAmount
+      netAmount
+      refundedAmount
       pendingCount
-      reviewCount
       fees
     }
-    month: paymentStats(from: $monthStart, to: $today, groupBy: MONTH) {
+    month: paymentStats(range: THIS_MONTH, groupBy: TOTAL, sandbox: $sandbox, projectId: $projectId) {
       period
       confirmedCount
-      confirmedAmount
+      netAmount
+      refundedAmount
       pendingCount
-      reviewCount
       fees
-    }
-    deposits: bankMessages(status: needs_review, first: 50) {
-      edges {
-        node {
-          id
-        }
-      }
     }
     viewer {
       merchant {
         id
         credit {
           available
-          balance
-          reserved
         }
         devices {
           id
@@ -52,22 +51,27 @@ const Overview = graphql(`
   }
 `);
 
-type Stats = { confirmedCount: number; confirmedAmount: string; pendingCount: number; reviewCount: number; fees: string };
-const NONE: Stats = { confirmedCount: 0, confirmedAmount: '0', pendingCount: 0, reviewCount: 0, fees: '0' };
+const Range = graphql(`
+  query DashboardOverviewRange($sandbox: Boolean!, $projectId: ID, $from: String!, $to: String!, $groupBy: StatsPeriodKind!) {
+    total: paymentStats(from: $from, to: $to, groupBy: TOTAL, sandbox: $sandbox, projectId: $projectId) {
+      period
+      confirmedCount
+      netAmount
+      refundedAmount
+      pendingCount
+      fees
+    }
+    periods: paymentStats(from: $from, to: $to, groupBy: $groupBy, sandbox: $sandbox, projectId: $projectId) {
+      period
+      netAmount
+      confirmedCount
+    }
+  }
+`);
 
-/** One period expected; summed in case the range spans two (it never should). */
-function total(periods: Stats[]): Stats {
-  return periods.reduce(
-    (a, p) => ({
-      confirmedCount: a.confirmedCount + p.confirmedCount,
-      confirmedAmount: (BigInt(a.confirmedAmount) + BigInt(p.confirmedAmount)).toString(),
-      pendingCount: a.pendingCount + p.pendingCount,
-      reviewCount: a.reviewCount + p.reviewCount,
-      fees: (BigInt(a.fees) + BigInt(p.fees)).toString(),
-    }),
-    NONE,
-  );
-}
+type Figures = { confirmedCount: number; netAmount: string; refundedAmount: string; pendingCount: number; fees: string };
+const NONE: Figures = { confirmedCount: 0, netAmount: '0', refundedAmount: '0', pendingCount: 0, fees: '0' };
+const one = (periods: readonly Figures[]): Figures => periods[0] ?? NONE;
 
 function Stat({ label, children, id }: { label: string; children: ReactNode; id: string }) {
   return (
@@ -78,53 +82,169 @@ function Stat({ label, children, id }: { label: string; children: ReactNode; id:
   );
 }
 
-export function OverviewPage() {
-  useTitle('نمای کلی');
-  const variables = useMemo(() => {
-    const today = jalaliToday();
-    return { today: isoJalali(today), monthStart: isoJalali({ ...today, jd: 1 }) };
-  }, []);
-  const [result, refetch] = useDeferredQuery({ query: Overview, variables });
+function PeriodFigures({ id, stats }: { id: string; stats: Figures }) {
+  return (
+    <div className="stats">
+      <Stat id={`${id}-confirmed-count`} label="تأییدشده">
+        {faNumber(stats.confirmedCount)}
+      </Stat>
+      <Stat id={`${id}-confirmed-sum`} label="جمع دریافتی (خالص)">
+        <span data-rials={stats.netAmount}>
+          <Amount rials={stats.netAmount} />
+        </span>
+      </Stat>
+      <Stat id={`${id}-refunded`} label="بازپرداخت‌شده">
+        <Amount rials={stats.refundedAmount} />
+      </Stat>
+      <Stat id={`${id}-pending`} label="در انتظار">
+        {faNumber(stats.pendingCount)}
+      </Stat>
+    </div>
+  );
+}
+
+/** A period's label on the chart: a day as «۰۹/۰۸», a month as «۱۴۰۵/۰۹». */
+function shortPeriod(period: string): string {
+  const parts = period.split('-');
+  return parts.length === 3 ? `${parts[1]}/${parts[2]}` : parts.join('/');
+}
+
+function RangeSection({ sandbox, projectId, from, to }: { sandbox: boolean; projectId: string | null; from: string; to: string }) {
+  const { unit } = useUnit();
+  const start = parseJalali(from);
+  const end = parseJalali(to);
+  const days = start && end ? Math.round((Date.UTC(end.jy, end.jm, end.jd) - Date.UTC(start.jy, start.jm, start.jd)) / 86_400_000) : 0;
+  const groupBy = days > 62 ? ('MONTH' as const) : ('DAY' as const);
+  const variables = useMemo(
+    () => ({ sandbox, projectId, from: start ? isoJalali(start) : '', to: end ? isoJalali(end) : '', groupBy }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [sandbox, projectId, from, to, groupBy],
+  );
+  const [result, refetch] = useDeferredQuery({ query: Range, variables, pause: !start || !end });
   usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
+  const points = useMemo(
+    () => (result.data?.periods ?? []).map((p) => ({ label: shortPeriod(p.period), value: Number(BigInt(p.netAmount) / (unit === 'toman' ? 10n : 1n)) })),
+    [result.data, unit],
+  );
+  if (!start || !end) return <ErrorNote text="تاریخ را به شکل ۱۴۰۵/۰۹/۰۱ بنویسید." />;
   const data = result.data;
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
-  const devices = (data.viewer?.merchant?.devices ?? []).filter((d) => !d.revoked);
-  const credit = data.viewer?.merchant?.credit;
-  const periods = [
-    ['امروز', 'today', total(data.today)],
-    ['این ماه', 'month', total(data.month)],
-  ] as const;
+  const unitName = unit === 'toman' ? 'تومان' : 'ریال';
   return (
     <>
-      <PageTitle>نمای کلی</PageTitle>
-      <div className="grid-2">
-        {periods.map(([title, key, stats]) => (
-          <Section key={key} title={title}>
-            <div className="stats">
-              <Stat id={`${key}-confirmed-count`} label="تأییدشده">
-                {faNumber(stats.confirmedCount)}
-              </Stat>
-              <Stat id={`${key}-confirmed-sum`} label="جمع دریافتی">
-                <Amount rials={stats.confirmedAmount} />
-              </Stat>
-              <Stat id={`${key}-pending`} label="در انتظار">
-                {faNumber(stats.pendingCount)}
-              </Stat>
-              <Stat id={`${key}-review`} label="نیازمند بررسی">
-                {faNumber(stats.reviewCount)}
-              </Stat>
-            </div>
-          </Section>
-        ))}
+      <PeriodFigures id="range" stats={one(data.total)} />
+      <figure className="chart-figure">
+        <figcaption>
+          جمع دریافتی خالص هر {groupBy === 'DAY' ? 'روز' : 'ماه'} به {unitName}
+        </figcaption>
+        <Suspense fallback={<div className="chart" />}>
+          <NetChart points={points} unitName={unitName} />
+        </Suspense>
+        <details>
+          <summary>جدول نمودار</summary>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{groupBy === 'DAY' ? 'روز' : 'ماه'}</th>
+                <th scope="col">تأییدشده</th>
+                <th scope="col">جمع خالص</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.periods.map((p) => (
+                <tr key={p.period}>
+                  <td>{formatPeriod(p.period)}</td>
+                  <td>{faNumber(p.confirmedCount)}</td>
+                  <td>
+                    <Amount rials={p.netAmount} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      </figure>
+    </>
+  );
+}
+
+function formatPeriod(period: string): string {
+  const [jy, jm, jd] = period.split('-').map(Number);
+  return jd ? formatJalali({ jy: jy ?? 0, jm: jm ?? 0, jd }) : formatJalali({ jy: jy ?? 0, jm: jm ?? 0, jd: 1 }).slice(0, 7);
+}
+
+export function OverviewPage() {
+  useTitle('نمای کلی');
+  const { query, mode } = useLocation();
+  const sandbox = mode === 'test';
+  const projects = useModeProjects();
+  const chosen = query.get('project');
+  const projectId = chosen && projects.some((p) => p.id === chosen) ? chosen : null;
+  const today = jalaliToday();
+  const from = query.get('from') ?? formatJalali({ ...today, jd: 1 });
+  const to = query.get('to') ?? formatJalali(today);
+  const variables = useMemo(() => ({ sandbox, projectId }), [sandbox, projectId]);
+  const [result, refetch] = useDeferredQuery({ query: Overview, variables });
+  usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
+  const attention = useAttention();
+  const [draft, setDraft] = useState({ from, to });
+  const show = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    navigate(href('/', { project: projectId ?? undefined, from: draft.from, to: draft.to }));
+  };
+  const data = result.data;
+  const devices = (data?.viewer?.merchant?.devices ?? []).filter((d) => !d.revoked);
+  const credit = data?.viewer?.merchant?.credit;
+  return (
+    <>
+      <PageTitle>نمای کلی{sandbox ? ' (آزمایشی)' : ''}</PageTitle>
+      <div className="inline-form overview-project">
+        <label htmlFor="overview-project">پروژه</label>
+        <select id="overview-project" value={projectId ?? ''} onChange={(e) => navigate(href('/', { project: e.target.value || undefined, from: query.get('from') ?? undefined, to: query.get('to') ?? undefined }))}>
+          <option value="">همهٔ پروژه‌های {sandbox ? 'آزمایشی' : 'واقعی'}</option>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id} translate="no">
+              {p.name}
+            </option>
+          ))}
+        </select>
       </div>
+      {!data ? (
+        result.error ? <ErrorNote error={result.error} /> : <Loading />
+      ) : (
+        <div className="grid-2">
+          <Section title="امروز">
+            <PeriodFigures id="today" stats={one(data.today)} />
+          </Section>
+          <Section title="این ماه">
+            <PeriodFigures id="month" stats={one(data.month)} />
+          </Section>
+        </div>
+      )}
+      <Section title="بازهٔ دلخواه و نمودار">
+        <form className="filters" onSubmit={show}>
+          <div className="field">
+            <label htmlFor="overview-from">از تاریخ</label>
+            <input id="overview-from" name="from" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} inputMode="numeric" />
+          </div>
+          <div className="field">
+            <label htmlFor="overview-to">تا تاریخ</label>
+            <input id="overview-to" name="to" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} inputMode="numeric" />
+          </div>
+          <div className="buttons">
+            <button type="submit">نمایش</button>
+          </div>
+        </form>
+        <RangeSection sandbox={sandbox} projectId={projectId} from={from} to={to} />
+      </Section>
       <div className="grid-2">
-        <Section title="گوشی‌ها و واریزها">
+        <Section title="گوشی‌ها و تصمیم‌ها">
           <div className="stats">
             <Stat id="devices-online" label="گوشی‌های آنلاین">
               {faNumber(devices.filter((d) => d.online).length)} از {faNumber(devices.length)}
             </Stat>
-            <Stat id="deposits-review" label="واریزهای نیازمند بررسی">
-              {faNumber(data.deposits.edges.length)}
+            <Stat id="review-waiting" label="منتظر تصمیم شما">
+              <span data-count={attention.count}>{faNumber(attention.count)}</span>
             </Stat>
           </div>
           <p>
@@ -132,13 +252,15 @@ export function OverviewPage() {
           </p>
         </Section>
         <Section title="اعتبار کارمزد">
-          {credit ? (
+          {sandbox ? (
+            <p className="muted">پروژه‌های آزمایشی کارمزد ندارند و از اعتبار کم نمی‌کنند.</p>
+          ) : credit && data ? (
             <div className="stats">
               <Stat id="credit-available" label="قابل استفاده">
                 <Amount rials={credit.available} />
               </Stat>
               <Stat id="month-fees" label="کارمزد این ماه">
-                <Amount rials={total(data.month).fees} />
+                <Amount rials={one(data.month).fees} />
               </Stat>
             </div>
           ) : (

@@ -1,8 +1,10 @@
+import type { ReactNode } from 'react';
 import { useQuery } from 'urql';
+import { Data, Name, OrderTitle } from '../ui/data.js';
 import { BankMessageFragment, PaymentRowFragment } from '../fragments.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faDigits, faNumber } from '../format.js';
-import { ACTOR_KIND, CANDIDATE_REASON, REVIEW_REASON, label } from '../labels.js';
+import { ACTOR_KIND, AUDIT_ACTION, CANDIDATE_REASON, REVIEW_REASON, known, label } from '../labels.js';
 import { usePaymentEvents } from '../live.js';
 import { useTitle } from '../router.js';
 import { ReadOnlyNote } from '../role.js';
@@ -86,7 +88,7 @@ const Evidence = graphql(
 );
 
 type Detail = NonNullable<ResultOf<typeof PaymentDetail>['payment']>;
-type Entry = { at: string; text: string; who?: string };
+type Entry = { at: string; text: ReactNode; who?: ReactNode };
 
 /** What happened to the payment, oldest first: its own time stamps and the audit log's decisions. */
 function timeline(payment: Detail, audit: ResultOf<typeof PaymentDetail>['audit']): Entry[] {
@@ -100,7 +102,31 @@ function timeline(payment: Detail, audit: ResultOf<typeof PaymentDetail>['audit'
   if (payment.verifiedAt) entries.push({ at: payment.verifiedAt, text: 'فروشگاه نتیجه را استعلام کرد' });
   for (const refund of payment.refunds) entries.push({ at: refund.createdAt, text: 'بازپرداخت ثبت شد' });
   for (const { node } of audit.edges) {
-    entries.push({ at: node.at, text: `${node.action}${node.note ? ` — ${node.note}` : ''}`, who: `${label(ACTOR_KIND, node.actor.kind)}: ${node.actor.label}` });
+    const action = known(AUDIT_ACTION, node.action);
+    entries.push({
+      at: node.at,
+      text: (
+        <>
+          {action ?? <Data>{node.action}</Data>}
+          {node.note && (
+            <>
+              {' — '}
+              <Name>{node.note}</Name>
+            </>
+          )}
+        </>
+      ),
+      who: (
+        <>
+          {label(ACTOR_KIND, node.actor.kind)}
+          {node.actor.kind === 'user' || node.actor.kind === 'merchant_key' || node.actor.kind === 'project_key' ? (
+            <>
+              : <Data>{node.actor.label}</Data>
+            </>
+          ) : null}
+        </>
+      ),
+    });
   }
   return entries.sort((a, b) => a.at.localeCompare(b.at));
 }
@@ -124,7 +150,9 @@ export function PaymentPage({ id }: { id: string }) {
   const open = payment.status === 'pending' || payment.status === 'expired' || payment.status === 'canceled';
   return (
     <article className="payment" data-payment-id={payment.id} data-status={payment.status}>
-      <PageTitle>{payment.orderId ? `سفارش ${payment.orderId}` : 'پرداخت'}</PageTitle>
+      <PageTitle>
+        <OrderTitle payment={payment} />
+      </PageTitle>
       <Section title="خلاصه" actions={<PaymentStatusBadge status={payment.status} />}>
         <Facts
           items={[
@@ -136,11 +164,11 @@ export function PaymentPage({ id }: { id: string }) {
             ['ساخته شده', <DateTime iso={payment.createdAt} />],
             ['انقضا', <DateTime iso={payment.expiresAt} />],
             ['تأیید', <DateTime iso={payment.confirmedAt} />],
-            ['کارت پرداخت‌کننده', payment.payerCardLast4 ? <span dir="ltr">**** {faDigits(payment.payerCardLast4)}</span> : '—'],
-            ['پیگیری پرداخت‌کننده', payment.payerTrackingNumber ? <span dir="ltr">{payment.payerTrackingNumber}</span> : '—'],
-            ['تلفن پرداخت‌کننده', payment.payerPhone ? <span dir="ltr">{faDigits(payment.payerPhone)}</span> : '—'],
-            ['یادداشت پذیرنده', payment.manualNote ?? '—'],
-            ['شناسه', <code dir="ltr">{payment.id}</code>],
+            ['کارت پرداخت‌کننده', payment.payerCardLast4 ? <Data>**** {payment.payerCardLast4}</Data> : '—'],
+            ['پیگیری پرداخت‌کننده', payment.payerTrackingNumber ? <Data>{payment.payerTrackingNumber}</Data> : '—'],
+            ['تلفن پرداخت‌کننده', payment.payerPhone ? <Data>{payment.payerPhone}</Data> : '—'],
+            ['یادداشت پذیرنده', payment.manualNote ? <Name>{payment.manualNote}</Name> : '—'],
+            ['شناسه', <Data className="code">{payment.id}</Data>],
           ]}
         />
         {payment.reviewRequired && (
@@ -190,7 +218,7 @@ export function PaymentPage({ id }: { id: string }) {
                   <Amount rials={r.amount} />
                   <DateTime iso={r.createdAt} />
                 </div>
-                <p className="muted" dir="auto">
+                <p className="muted" dir="auto" translate="no">
                   {[r.destinationCard, r.destinationSheba, r.reference, r.note].filter(Boolean).join(' · ')}
                 </p>
               </li>

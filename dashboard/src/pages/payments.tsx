@@ -8,7 +8,8 @@ import { usePaymentEvents } from '../live.js';
 import { href, navigate, useLocation, useTitle } from '../router.js';
 import { Empty, ErrorNote, Loading, PageTitle } from '../ui/common.js';
 import { PaymentRow } from '../ui/payment-row.js';
-import { useProjects } from '../projects.js';
+import { useModeProjects } from '../projects.js';
+import { Amount } from '../unit.js';
 import { useDeferredQuery } from '../query.js';
 import { useUnit } from '../unit.js';
 
@@ -25,6 +26,7 @@ const Payments = graphql(
       $to: DateTime
       $amount: Amount
       $cardLast4: String
+      $sandbox: Boolean!
     ) {
       payments(
         first: 20
@@ -38,8 +40,11 @@ const Payments = graphql(
         to: $to
         amount: $amount
         cardLast4: $cardLast4
+        sandbox: $sandbox
       ) {
         totalCount
+        totalAmount
+        totalReceived
         pageInfo {
           hasNextPage
           endCursor
@@ -59,6 +64,8 @@ type Status = 'pending' | 'confirmed' | 'expired' | 'canceled' | 'rejected';
 const STATUSES = Object.keys(PAYMENT_STATUS) as Status[];
 
 type Filters = {
+  /** The side shown: live, or test under /dashboard/test (never both). */
+  sandbox: boolean;
   projectId?: string;
   status?: Status;
   reviewRequired?: boolean;
@@ -75,8 +82,8 @@ type Filters = {
  * The filters live in the URL (bookmarkable): project, status, review, reported, from, to, order,
  * amount (rials, whichever unit the page shows) and card (a card's last four digits).
  */
-function readFilters(query: URLSearchParams): { filters: Filters; invalid: string | null } {
-  const filters: Filters = {};
+function readFilters(query: URLSearchParams, sandbox: boolean): { filters: Filters; invalid: string | null } {
+  const filters: Filters = { sandbox };
   const project = query.get('project');
   if (project) filters.projectId = project;
   const status = query.get('status');
@@ -105,7 +112,7 @@ function readFilters(query: URLSearchParams): { filters: Filters; invalid: strin
 }
 
 function FilterForm({ query }: { query: URLSearchParams }) {
-  const projects = useProjects();
+  const projects = useModeProjects();
   const { unit } = useUnit();
   const unitName = unit === 'toman' ? 'تومان' : 'ریال';
   const submit = (e: FormEvent<HTMLFormElement>) => {
@@ -140,7 +147,7 @@ function FilterForm({ query }: { query: URLSearchParams }) {
         <select id="f-project" name="project" defaultValue={query.get('project') ?? ''}>
           <option value="">همه</option>
           {projects.map((p) => (
-            <option key={p.id} value={p.id}>
+            <option key={p.id} value={p.id} translate="no">
               {p.name}
               {p.sandbox ? ' (آزمایشی)' : ''}
             </option>
@@ -237,8 +244,8 @@ function ResultPage({ filters, after, live, seen, onMore, isLast, refreshKey }: 
   return (
     <>
       {after === null && (
-        <p className="muted" id="payments-total">
-          {faNumber(data.totalCount)} پرداخت
+        <p className="muted" id="payments-total" data-count={data.totalCount} data-total-amount={data.totalAmount} data-total-received={data.totalReceived}>
+          {faNumber(data.totalCount)} پرداخت، جمع مبلغ‌ها <Amount rials={data.totalAmount} />، دریافتی خالص <Amount rials={data.totalReceived} />
         </p>
       )}
       {after === null && data.edges.length === 0 && <Empty>پرداختی با این پالایه نیست.</Empty>}
@@ -258,9 +265,9 @@ function ResultPage({ filters, after, live, seen, onMore, isLast, refreshKey }: 
 
 export function PaymentsPage() {
   useTitle('پرداخت‌ها');
-  const { query } = useLocation();
-  const key = query.toString();
-  const { filters, invalid } = useMemo(() => readFilters(new URLSearchParams(key)), [key]);
+  const { query, mode } = useLocation();
+  const key = `${mode}|${query.toString()}`;
+  const { filters, invalid } = useMemo(() => readFilters(new URLSearchParams(query.toString()), mode === 'test'), [key]);
   const [cursors, setCursors] = useState<{ key: string; list: (string | null)[] }>({ key, list: [null] });
   const pages = cursors.key === key ? cursors.list : [null];
   const [live, setLive] = useState(() => new Map<string, PaymentRowData>());
@@ -279,7 +286,7 @@ export function PaymentsPage() {
   );
   return (
     <>
-      <PageTitle>پرداخت‌ها</PageTitle>
+      <PageTitle>پرداخت‌ها{mode === 'test' ? ' (آزمایشی)' : ''}</PageTitle>
       <FilterForm query={query} />
       <ErrorNote text={invalid} />
       {!invalid &&

@@ -1,10 +1,11 @@
 import { useQuery } from 'urql';
+import { OrderTitle } from '../ui/data.js';
 import { BankMessageFragment, PaymentRowFragment, type BankMessageData, type PaymentRowData } from '../fragments.js';
 import { graphql } from '../graphql.js';
 import { faNumber } from '../format.js';
 import { CANDIDATE_REASON, REVIEW_REASON, label } from '../labels.js';
 import { usePaymentEvents } from '../live.js';
-import { BASE, Link, useTitle } from '../router.js';
+import { BASE, Link, useMode, useTitle } from '../router.js';
 import { ReadOnlyNote } from '../role.js';
 import { Amount } from '../unit.js';
 import { AttachForm, ConfirmForm, DismissForm, RefundForm, RejectForm } from '../ui/actions.js';
@@ -18,8 +19,8 @@ import { MessageEvidence, type EvidenceData } from '../ui/message-card.js';
  */
 const Deposits = graphql(
   `
-    query DashboardReviewDeposits($status: BankMessageStatus!) {
-      bankMessages(status: $status, first: 10) {
+    query DashboardReviewDeposits($status: BankMessageStatus!, $sandbox: Boolean!) {
+      bankMessages(status: $status, first: 10, sandbox: $sandbox) {
         pageInfo {
           hasNextPage
         }
@@ -47,8 +48,8 @@ const Deposits = graphql(
 
 const FlaggedPayments = graphql(
   `
-    query DashboardReviewPayments {
-      payments(reviewRequired: true, first: 10) {
+    query DashboardReviewPayments($sandbox: Boolean!) {
+      payments(reviewRequired: true, first: 10, sandbox: $sandbox) {
         totalCount
         edges {
           node {
@@ -82,7 +83,9 @@ function CandidatePayment({ messageId, reason, payment }: { messageId: string; r
   return (
     <li className="candidate" data-candidate-payment-id={payment.id}>
       <div className="row-main">
-        <Link to={`${BASE}/payments/${payment.id}`}>{payment.orderId ? `سفارش ${payment.orderId}` : `پرداخت ${payment.id.slice(0, 8)}`}</Link>
+        <Link to={`${BASE}/payments/${payment.id}`}>
+          <OrderTitle payment={payment} />
+        </Link>
         <PaymentStatusBadge status={payment.status} />
         <span className="tag">{label(CANDIDATE_REASON, reason)}</span>
       </div>
@@ -129,7 +132,7 @@ function PaymentItem({ payment }: { payment: FlaggedPayment }) {
     <li className="row review-item" data-payment-id={payment.id} data-status={payment.status}>
       <div className="row-main">
         <Link to={`${BASE}/payments/${payment.id}`} className="row-title">
-          {payment.orderId ? `سفارش ${payment.orderId}` : `پرداخت ${payment.id.slice(0, 8)}`}
+          <OrderTitle payment={payment} />
         </Link>
         <PaymentStatusBadge status={payment.status} />
       </div>
@@ -171,7 +174,8 @@ function PaymentItem({ payment }: { payment: FlaggedPayment }) {
 }
 
 function DepositQueue({ status, title }: { status: 'needs_review' | 'unmatched'; title: string }) {
-  const [result, refetch] = useQuery({ query: Deposits, variables: { status } });
+  const sandbox = useMode() === 'test';
+  const [result, refetch] = useQuery({ query: Deposits, variables: { status, sandbox } });
   usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
   const data = result.data?.bankMessages;
   return (
@@ -193,7 +197,8 @@ function DepositQueue({ status, title }: { status: 'needs_review' | 'unmatched';
 }
 
 function PaymentQueue() {
-  const [result, refetch] = useQuery({ query: FlaggedPayments });
+  const sandbox = useMode() === 'test';
+  const [result, refetch] = useQuery({ query: FlaggedPayments, variables: { sandbox } });
   usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
   const data = result.data?.payments;
   return (

@@ -1,12 +1,16 @@
-import { type FormEvent } from 'react';
+import { type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faNumber, formatPercent } from '../format.js';
 import { EVENT_TYPE, label } from '../labels.js';
 import { OwnerOnlyNote, useRole } from '../role.js';
 import { useTitle } from '../router.js';
-import { DateTime, Empty, ErrorNote, Facts, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
-import { projectTitles } from '../projects.js';
+import { DateTime, Empty, ErrorNote, Facts, FieldProblem, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
+
+/** What a new endpoint receives when nothing is chosen (the API's default). */
+const DEFAULT_EVENTS: string[] = ['payment.confirmed', 'payment.expired', 'payment.rejected', 'payment.canceled', 'payment.refunded'];
+import { ProjectTitle } from '../ui/data.js';
+import { useMode } from '../router.js';
 import { Deliveries, DeliveryFragment } from '../ui/deliveries.js';
 
 const Webhooks = graphql(
@@ -60,13 +64,14 @@ const Rotate = graphql(`
 `);
 
 const SetEndpoint = graphql(`
-  mutation DashboardSetEndpoint($projectId: ID!, $url: String!) {
-    setWebhookEndpoint(projectId: $projectId, url: $url) {
+  mutation DashboardSetEndpoint($projectId: ID!, $url: String!, $events: [String!]) {
+    setWebhookEndpoint(projectId: $projectId, url: $url, events: $events) {
       secret
       endpoint {
         id
         url
         active
+        events
       }
     }
   }
@@ -110,7 +115,7 @@ function TestResult({ delivery }: { delivery: ResultOf<typeof SendTest>['sendTes
 }
 
 /** One project's endpoint; `refresh` reads the page again (after a test send: its delivery and the endpoint's health). */
-function EndpointPanel({ project, title, refresh }: { project: Project; title: string; refresh: () => void }) {
+function EndpointPanel({ project, title, refresh }: { project: Project; title: ReactNode; refresh: () => void }) {
   const [rotated, rotate] = useMutation(Rotate);
   const [set, setEndpoint] = useMutation(SetEndpoint);
   const [tested, sendTest] = useMutation(SendTest);
@@ -119,8 +124,10 @@ function EndpointPanel({ project, title, refresh }: { project: Project; title: s
   const inputId = `url-${project.id}`;
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const url = String(new FormData(e.currentTarget).get('url') ?? '').trim();
-    if (url) void setEndpoint({ projectId: project.id, url });
+    const form = new FormData(e.currentTarget);
+    const url = String(form.get('url') ?? '').trim();
+    const events = form.getAll('events').map(String);
+    if (url) void setEndpoint({ projectId: project.id, url, events: events.length ? events : null });
   };
   return (
     <Section title={title}>
@@ -128,11 +135,11 @@ function EndpointPanel({ project, title, refresh }: { project: Project; title: s
         <div data-endpoint-id={endpoint.id} data-active={String(endpoint.active)}>
           <Facts
             items={[
-              ['نشانی', <code dir="ltr">{endpoint.url}</code>],
+              ['نشانی', <code dir="ltr" translate="no">{endpoint.url}</code>],
               ['وضعیت', health(endpoint)],
               ['موفقیت ۲۴ ساعت', `${formatPercent(endpoint.recentSuccessRate)} از ${faNumber(endpoint.recentAttempts)} تلاش`],
               ['خطا از', <DateTime iso={endpoint.failingSince} />],
-              ['از کار افتاده', endpoint.disabledAt ? <><DateTime iso={endpoint.disabledAt} /> {endpoint.disabledReason}</> : '—'],
+              ['از کار افتاده', endpoint.disabledAt ? <DateTime iso={endpoint.disabledAt} /> : '—'],
               ['رویدادها', endpoint.events.map((e) => label(EVENT_TYPE, e)).join('، ')],
               ['رمز قبلی معتبر تا', <DateTime iso={endpoint.previousSecretExpiresAt} />],
             ]}
@@ -156,9 +163,22 @@ function EndpointPanel({ project, title, refresh }: { project: Project; title: s
       {tested.data && <TestResult delivery={tested.data.sendTestWebhook} />}
       <ErrorNote error={rotated.error ?? set.error ?? tested.error} />
       {isOwner && (
-      <form className="inline-form" onSubmit={submit}>
+      <form className="action" onSubmit={submit}>
         <label htmlFor={inputId}>{endpoint ? 'نشانی تازه (رمز تازه هم ساخته می‌شود)' : 'نشانی وب‌هوک'}</label>
-        <input id={inputId} name="url" type="url" dir="ltr" placeholder="https://shop.example.com/webhooks" required />
+        <input id={inputId} name="url" type="url" dir="ltr" defaultValue={endpoint?.url ?? ''} required aria-describedby={`${inputId}-help`} />
+        <p className="muted" id={`${inputId}-help`}>
+          نشانی کامل، با <bdi dir="ltr" translate="no">https://</bdi> {project.sandbox ? '(در پروژهٔ آزمایشی نشانی بی‌رمزنگاری هم پذیرفته است)' : ''}
+        </p>
+        <FieldProblem error={set.error} name="url" />
+        <fieldset className="events">
+          <legend>رویدادها</legend>
+          {(Object.keys(EVENT_TYPE) as (keyof typeof EVENT_TYPE)[]).map((type) => (
+            <div className="check" key={type}>
+              <input id={`${inputId}-${type}`} type="checkbox" name="events" value={type} defaultChecked={endpoint ? endpoint.events.includes(type) : DEFAULT_EVENTS.includes(type)} />
+              <label htmlFor={`${inputId}-${type}`}>{EVENT_TYPE[type]}</label>
+            </div>
+          ))}
+        </fieldset>
         <button type="submit" className="secondary small" disabled={set.fetching}>
           ذخیره
         </button>
@@ -172,14 +192,17 @@ export function WebhooksPage() {
   useTitle('وب‌هوک‌ها');
   const [result, refetch] = useQuery({ query: Webhooks });
   const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const sandbox = useMode() === 'test';
   const data = result.data;
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
+  // The side shown only: live projects, or the sandbox ones under /dashboard/test.
+  const projects = (data.viewer?.merchant?.projects ?? []).filter((p) => p.sandbox === sandbox);
   return (
     <>
       <PageTitle>وب‌هوک‌ها</PageTitle>
       <OwnerOnlyNote />
-      {(data.viewer?.merchant?.projects ?? []).map((p, _i, all) => (
-        <EndpointPanel key={p.id} project={p} title={projectTitles(all).get(p.id)!} refresh={refresh} />
+      {projects.map((p) => (
+        <EndpointPanel key={p.id} project={p} title={<ProjectTitle project={p} projects={projects} />} refresh={refresh} />
       ))}
       <Section title="آخرین ارسال‌ها">
         <Deliveries items={data.webhookDeliveries.edges.map((e) => e.node)} />

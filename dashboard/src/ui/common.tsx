@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { CombinedError } from '@urql/core';
-import { errorCode, errorText } from '../errors.js';
+import { errorCode, errorText, fieldErrors } from '../errors.js';
 import { formatDateTime } from '../format.js';
 import { PAYMENT_STATUS, MESSAGE_STATUS, label } from '../labels.js';
 import { BASE, Link } from '../router.js';
@@ -45,7 +45,7 @@ export function MessageStatusBadge({ status }: { status: string }) {
   return <span className={`status status-msg-${status}`}>{label(MESSAGE_STATUS, status)}</span>;
 }
 
-export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+export function Section({ title, children, actions }: { title: ReactNode; children: ReactNode; actions?: ReactNode }) {
   const id = useId();
   return (
     <section className="panel" aria-labelledby={id}>
@@ -111,4 +111,14 @@ export function ShownOnce({ title, value }: { title: string; value: string }) {
 
 export function Empty({ children }: { children: ReactNode }) {
   return <p className="muted empty">{children}</p>;
+}
+
+/** The API's refusal of one input (its `details.fields`), in Persian, under that input. */
+export function FieldProblem({ error, name, id }: { error?: CombinedError | undefined; name: string; id?: string }) {
+  const text = fieldErrors(error)[name];
+  return text ? (
+    <p className="field-error" id={id} role="alert" data-field-error={name}>
+      {text}
+    </p>
+  ) : null;
 }

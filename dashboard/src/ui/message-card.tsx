@@ -1,6 +1,7 @@
 import type { BankMessageData } from '../fragments.js';
-import { faDigits } from '../format.js';
-import { REVIEW_REASON, label } from '../labels.js';
+import type { ReactNode } from 'react';
+import { Data, Name } from './data.js';
+import { bankLabel, depositReason } from '../labels.js';
 import { Amount } from '../unit.js';
 import { DateTime, Facts, MessageStatusBadge } from './common.js';
 
@@ -19,19 +20,19 @@ export function MessageEvidence({ message }: { message: EvidenceData }) {
         <MessageStatusBadge status={message.status} />
         {message.simulated && <span className="tag">شبیه‌سازی</span>}
       </div>
-      <blockquote className="sms" dir="auto">
+      <blockquote className="sms" dir="auto" translate="no">
         {message.body}
       </blockquote>
       <Facts
         items={[
-          ['فرستنده', <span dir="ltr">{message.sender}</span>],
-          ['بانک', message.bankCode ?? '—'],
+          ['فرستنده', <Data>{message.sender}</Data>],
+          ['بانک', bankLabel(message.bankCode)],
           ['زمان بانک', <DateTime iso={message.bankTime} />],
           ['دریافت گوشی', <DateTime iso={message.receivedAt} />],
-          ['حساب', message.accountHint ? <span dir="ltr">{faDigits(message.accountHint)}</span> : '—'],
-          ['پیگیری', message.reference ? <span dir="ltr">{message.reference}</span> : '—'],
-          ['بررسی شواهد', message.reviewReason ? label(REVIEW_REASON, message.reviewReason) : <bdi>{message.statusReason ?? '—'}</bdi>],
-          ...(message.decisionNote ? ([['یادداشت تصمیم', message.decisionNote]] as [string, string][]) : []),
+          ['حساب', message.accountHint ? <Data>{message.accountHint}</Data> : '—'],
+          ['پیگیری', message.reference ? <Data>{message.reference}</Data> : '—'],
+          ['بررسی شواهد', depositReason(message.status, message.reviewReason)],
+          ...(message.decisionNote ? ([['یادداشت تصمیم', <Name>{message.decisionNote}</Name>]] as [string, ReactNode][]) : []),
         ]}
       />
     </div>

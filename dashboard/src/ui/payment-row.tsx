@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { OrderTitle } from './data.js';
 import type { PaymentRowData } from '../fragments.js';
 import { faDigits } from '../format.js';
 import { REVIEW_REASON, label } from '../labels.js';
@@ -12,7 +13,7 @@ function Row({ payment }: { payment: PaymentRowData }) {
     <li className="row" data-payment-id={payment.id} data-status={payment.status}>
       <div className="row-main">
         <Link to={`${BASE}/payments/${payment.id}`} className="row-title">
-          {payment.orderId ? `سفارش ${payment.orderId}` : `پرداخت ${payment.id.slice(0, 8)}`}
+          <OrderTitle payment={payment} />
         </Link>
         <PaymentStatusBadge status={payment.status} />
         {payment.sandbox && <span className="tag">آزمایشی</span>}
