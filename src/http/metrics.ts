@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { ReadReplica } from '../db/read-pool.js';
 import type { Deps } from '../domain/deps.js';
 import { overdueSeconds } from '../domain/payments/store/locks.js';
+import { lastRetentionRun } from '../domain/retention/retention.js';
 import { AppError } from '../errors.js';
 import { sendError } from './errors.js';
 
@@ -42,6 +43,7 @@ export function createMetrics() {
   const routes = (deps: Deps): Router => {
     if (deps.reads) replicaGauges(registry, deps.reads);
     sweepGauges(registry, deps);
+    retentionGauges(registry, deps);
     poolMetrics(registry, deps.pool);
     if (deps.jobPool) jobPoolMetrics(registry, deps.jobPool);
     const router = makeRouter();
@@ -99,6 +101,33 @@ function sweepGauges(registry: Registry, deps: Deps) {
       },
     });
   }
+}
+
+/**
+ * What the last retention run removed, by kind, and when it ran (docs/operations.md "Retention"),
+ * read from its row at scrape time: the job runs in one worker, any process may be scraped.
+ */
+function retentionGauges(registry: Registry, deps: Deps) {
+  new Gauge({
+    name: 'gateway_retention_removed',
+    help: 'Rows the last retention run removed or blanked, by kind (sms_bodies, webhook_bodies, sessions, login_attempts, set_password_tokens, jobs)',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const last = await lastRetentionRun(deps.pool).catch(() => null);
+      if (!last) return;
+      for (const [kind, n] of Object.entries(last.removed)) this.set({ kind: kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) }, Number(n));
+    },
+  });
+  new Gauge({
+    name: 'gateway_retention_last_run_timestamp_seconds',
+    help: 'When the last retention run ended (Unix seconds; absent before the first run)',
+    registers: [registry],
+    async collect() {
+      const last = await lastRetentionRun(deps.pool).catch(() => null);
+      if (last) this.set(last.ranAt.getTime() / 1000);
+    },
+  });
 }
 
 /**

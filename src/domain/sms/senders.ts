@@ -29,3 +29,12 @@ export function banksOfSender(cards: readonly { bankCode: string; smsSender?: st
   const banks = cards.filter((c) => isKnownSender(c.bankCode, sender, c.smsSender ? [c.smsSender] : [])).map((c) => c.bankCode);
   return [...new Set(banks)];
 }
+
+/**
+ * True when `sender` is some bank's: a known id of any bank, or one the merchant vouched for on a
+ * card (`vouched`, the cards' `smsSender`s). What is not (a person, a shop, a one-time-password
+ * service) is what the retention job may blank (src/domain/retention/retention.ts).
+ */
+export function isSomeBanksSender(sender: string, vouched: readonly string[] = []): boolean {
+  return smsParsers.some((p) => p.senders.some((k) => sameSender(k, sender))) || vouched.some((v) => sameSender(v, sender));
+}
