@@ -6,6 +6,7 @@ import { deviceHealthJob } from './device-health.js';
 import { paymentSweepJob } from './payment-sweep.js';
 import { processBankMessageJob } from './process-bank-message.js';
 import { pruneIdempotencyKeys } from './prune-idempotency-keys.js';
+import { retentionJob } from './retention.js';
 import { sendPasswordResetJob } from './send-password-reset.js';
 
 /** One definition per name of `jobPayloads`: a name without one would have no queue, and its sends would be lost. */
@@ -14,6 +15,7 @@ const byName: { [K in JobName]: JobDefinition<Deps, K> } = {
   'payment-sweep': paymentSweepJob,
   'process-bank-message': processBankMessageJob,
   'prune-idempotency-keys': pruneIdempotencyKeys,
+  retention: retentionJob,
   'device-health': deviceHealthJob,
   'send-password-reset': sendPasswordResetJob,
 };

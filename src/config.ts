@@ -74,6 +74,11 @@ const envSchema = z.object({
     .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL (smtps://user:password@mail.example.com:465)')
     .optional(),
   MAIL_FROM: z.string().min(3).max(320).optional(),
+  // Retention (docs/operations.md "Retention"): days each kind of data is kept before the daily job removes it.
+  RETENTION_FOREIGN_SMS_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  RETENTION_WEBHOOK_BODY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  RETENTION_SESSION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   DATA_DIR: z.string().default('.data'),
 });
@@ -115,6 +120,8 @@ export type Config = {
   publicRateLimitPerMinute: number;
   /** Seconds of silence after which a device is offline (src/domain/devices/health.ts). */
   deviceOfflineSeconds: number;
+  /** Days kept before the daily retention job removes each kind (src/domain/retention/retention.ts). */
+  retention: { foreignSmsDays: number; webhookBodyDays: number; sessionDays: number; jobDays: number };
   /** Unset: no proxy is trusted, the client is the socket's peer. */
   trustProxy: TrustProxy | undefined;
   metricsToken: string | undefined;
@@ -175,6 +182,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     deviceOfflineSeconds: e.DEVICE_OFFLINE_SECONDS,
+    retention: {
+      foreignSmsDays: e.RETENTION_FOREIGN_SMS_DAYS,
+      webhookBodyDays: e.RETENTION_WEBHOOK_BODY_DAYS,
+      sessionDays: e.RETENTION_SESSION_DAYS,
+      jobDays: e.RETENTION_JOB_DAYS,
+    },
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION === '1' || e.GRAPHQL_INTROSPECTION === 'true',

@@ -16,6 +16,7 @@ export const jobPayloads = {
   'payment-sweep': z.looseObject({}),
   'device-health': z.looseObject({}),
   'prune-idempotency-keys': z.looseObject({}),
+  retention: z.looseObject({}),
   /** A password-reset mail: the user and the link, sealed with the service's secret key. */
   'send-password-reset': z.object({ userId: z.uuid(), sealedUrl: z.string() }),
 } as const;
