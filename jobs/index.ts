@@ -1,6 +1,7 @@
 import type { Deps } from '../src/domain/deps.js';
 import type { JobDefinition } from '../src/queue/job-queue.js';
 import type { JobName } from '../src/queue/job-types.js';
+import { chatDailySummaryJob, chatNotifyJob, chatSendJob } from './chat.js';
 import { deliverWebhookJob } from './deliver-webhook.js';
 import { deviceHealthJob } from './device-health.js';
 import { paymentSweepJob } from './payment-sweep.js';
@@ -17,6 +18,9 @@ const byName: { [K in JobName]: JobDefinition<Deps, K> } = {
   'prune-idempotency-keys': pruneIdempotencyKeys,
   retention: retentionJob,
   'device-health': deviceHealthJob,
+  'chat-notify': chatNotifyJob,
+  'chat-send': chatSendJob,
+  'chat-daily-summary': chatDailySummaryJob,
   'send-password-reset': sendPasswordResetJob,
 };
 

@@ -79,6 +79,13 @@ const envSchema = z.object({
   RETENTION_WEBHOOK_BODY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RETENTION_SESSION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
+  // Chat bots (docs/notifications.md): each runs only when its token is set.
+  TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
+  TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
+  BALE_BOT_TOKEN: z.string().min(1).optional(),
+  BALE_API_ROOT: z.url().default('https://tapi.bale.ai'),
+  // A bot's poller lease: renewed while held, taken over by another worker once it lapses.
+  CHAT_POLL_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(20),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   DATA_DIR: z.string().default('.data'),
 });
@@ -129,6 +136,10 @@ export type Config = {
   graphqlIntrospection: boolean;
   /** SMTP_URL and MAIL_FROM: password-reset mail is sent only when both are set. */
   mail: { smtpUrl: string; from: string } | undefined;
+  /** The chat bots whose token is set (src/domain/chat/bots.ts), by platform. */
+  chatBots: Partial<Record<'TELEGRAM' | 'BALE', { token: string; apiRoot: string }>>;
+  /** Seconds a worker holds a bot's poller lease without renewing it. */
+  chatPollLeaseSeconds: number;
   embeddedPgPort: number;
   dataDir: string;
 };
@@ -192,6 +203,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION === '1' || e.GRAPHQL_INTROSPECTION === 'true',
     mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : undefined,
+    chatBots: {
+      ...(e.TELEGRAM_BOT_TOKEN ? { TELEGRAM: { token: e.TELEGRAM_BOT_TOKEN, apiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, '') } } : {}),
+      ...(e.BALE_BOT_TOKEN ? { BALE: { token: e.BALE_BOT_TOKEN, apiRoot: e.BALE_API_ROOT.replace(/\/+$/, '') } } : {}),
+    },
+    chatPollLeaseSeconds: e.CHAT_POLL_LEASE_SECONDS,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     dataDir: e.DATA_DIR,
   };

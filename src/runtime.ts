@@ -12,6 +12,7 @@ import type { Logger } from './logger.js';
 import { JobQueue } from './queue/job-queue.js';
 import { PaymentNotifier } from './events/payment-notifier.js';
 import { RateLimits } from './domain/rate-limits.js';
+import { startChatBots } from './domain/chat/poller.js';
 
 export type Role = 'all' | 'api' | 'worker';
 
@@ -97,6 +98,8 @@ export async function startRuntime(opts: {
   if (jobDeps) await jobs.work(jobDeps, jobDefinitions);
   const expirySweep = jobDeps ? startExpirySweep(jobDeps) : null;
   const lateWindowSweep = jobDeps ? startLateWindowSweep(jobDeps) : null;
+  // The chat bots' long polls (docs/notifications.md): workers only, and only for a bot whose token is set.
+  const chatBots = jobDeps ? startChatBots(jobDeps) : null;
   const http = role === 'worker' ? null : await startHttpServer(deps, opts.port ?? config.port, opts.host);
 
   let stopping: Promise<void> | undefined;
@@ -107,6 +110,7 @@ export async function startRuntime(opts: {
       await http?.close();
       await expirySweep?.stop();
       await lateWindowSweep?.stop();
+      await chatBots?.stop();
       await jobs.stop();
       await deps.limits?.stop();
       await reads?.stop();

@@ -3,10 +3,11 @@ import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faNumber, groupCard, faDigits, formatDateTime, parseAmount } from '../format.js';
 import { OwnerOnlyNote, useRole } from '../role.js';
-import { useTitle } from '../router.js';
+import { BASE, Link, useMode, useTitle } from '../router.js';
 import { Amount, AmountOf, useUnit } from '../unit.js';
 import { Empty, ErrorNote, Facts, Loading, PageTitle, Section } from '../ui/common.js';
-import { projectTitles } from '../projects.js';
+import { CardFields, readCard } from '../ui/card-form.js';
+import { Data, Name, ProjectTitle } from '../ui/data.js';
 
 const Cards = graphql(`
   query DashboardCards {
@@ -25,9 +26,13 @@ const Cards = graphql(`
           sandbox
           cards {
             id
+            bankCode
             bankName
             cardNumber
             holderName
+            accountNumber
+            sheba
+            smsSender
             active
             deviceId
             dailyAmountCap
@@ -58,6 +63,14 @@ const UpdateCard = graphql(`
       id
       active
       deviceId
+      holderName
+      accountNumber
+      sheba
+      smsSender
+      dailyAmountCap
+      dailyCountCap
+      monthlyAmountCap
+      monthlyCountCap
       lastKnownBalance
       lastKnownBalanceAt
     }
@@ -153,14 +166,28 @@ function CardItem({ card, devices }: { card: Card; devices: Merchant['devices'] 
   return (
     <li className="row" data-card-id={card.id} data-active={String(card.active)}>
       <div className="row-main">
-        <strong dir="ltr">{faDigits(groupCard(card.cardNumber))}</strong>
+        <strong>
+          <Data>{groupCard(card.cardNumber)}</Data>
+        </strong>
         <span className={`status ${card.active ? 'status-confirmed' : 'status-expired'}`}>{card.active ? 'فعال' : 'غیرفعال'}</span>
       </div>
       <Facts
         items={[
           ['بانک', card.bankName],
-          ['دارنده', card.holderName],
-          ['گوشی', device ? `${device.name}${device.online ? '' : ' (آفلاین)'}` : '—'],
+          ['دارنده', <Name>{card.holderName}</Name>],
+          ['حساب', card.accountNumber ? <Data>{card.accountNumber}</Data> : '—'],
+          ['خط پیامک بانک', card.smsSender ? <Data>{card.smsSender}</Data> : 'خط‌های شناختهٔ بانک'],
+          [
+            'گوشی',
+            device ? (
+              <>
+                <Name>{device.name}</Name>
+                {device.online ? '' : ' (آفلاین)'}
+              </>
+            ) : (
+              '—'
+            ),
+          ],
           ['سقف روزانه', <Cap amount={card.dailyAmountCap} count={card.dailyCountCap} used={card.usedToday} period="امروز" kind="day" />],
           ['سقف ماهانه', <Cap amount={card.monthlyAmountCap} count={card.monthlyCountCap} used={card.usedThisMonth} period="این ماه" kind="month" />],
           ['آخرین موجودی شناخته', <KnownBalance card={card} />],
@@ -172,7 +199,7 @@ function CardItem({ card, devices }: { card: Card; devices: Merchant['devices'] 
         <select id={selectId} value={target} onChange={(e) => setTarget(e.target.value)}>
           <option value="">انتخاب گوشی</option>
           {others.map((d) => (
-            <option key={d.id} value={d.id}>
+            <option key={d.id} value={d.id} translate="no">
               {d.name}
             </option>
           ))}
@@ -187,21 +214,70 @@ function CardItem({ card, devices }: { card: Card; devices: Merchant['devices'] 
       )}
       <ErrorNote error={state.error} />
       {isOwner && <OpeningBalanceForm card={card} />}
+      {isOwner && (
+        <details>
+          <summary>ویرایش کارت</summary>
+          <EditCardForm card={card} devices={devices} />
+        </details>
+      )}
     </li>
+  );
+}
+
+/** Every field of the card but its number and bank (updateCard; a field left empty removes it). */
+function EditCardForm({ card, devices }: { card: Card; devices: Merchant['devices'] }) {
+  const { unit } = useUnit();
+  const [state, update] = useMutation(UpdateCard);
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const { input, problems: found } = readCard(new FormData(e.currentTarget), unit, { creating: false });
+    setProblems(found);
+    if (Object.keys(found).length) return;
+    // The number and the bank are the card itself: a different card is added, not edited.
+    delete input.cardNumber;
+    delete input.bankCode;
+    void update({ id: card.id, input });
+  };
+  return (
+    <form className="action" onSubmit={submit} noValidate aria-label={`ویرایش کارت ${faDigits(card.cardNumber.slice(-4))}`}>
+      <CardFields initial={card} devices={devices} unit={unit} problems={problems} error={state.error} creating={false} />
+      <ErrorNote error={state.error} />
+      {state.data && !state.fetching && !state.error && (
+        <p className="ok" role="status">
+          کارت ذخیره شد.
+        </p>
+      )}
+      <button type="submit" disabled={state.fetching}>
+        ذخیرهٔ کارت
+      </button>
+    </form>
   );
 }
 
 export function CardsPage() {
   useTitle('کارت‌ها');
   const [result] = useQuery({ query: Cards });
+  const sandbox = useMode() === 'test';
+  const { isOwner } = useRole();
   const merchant = result.data?.viewer?.merchant;
   if (!merchant) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
+  // The side shown only: live projects' cards, or the sandbox ones under /dashboard/test.
+  const projects = merchant.projects.filter((p) => p.sandbox === sandbox);
   return (
     <>
       <PageTitle>کارت‌ها</PageTitle>
       <OwnerOnlyNote />
-      {merchant.projects.map((project) => (
-        <Section key={project.id} title={projectTitles(merchant.projects).get(project.id)!}>
+      {isOwner && (
+        <p className="buttons page-actions">
+          <Link to={`${BASE}/cards/new`} className="button" id="add-card">
+            افزودن کارت
+          </Link>
+        </p>
+      )}
+      {projects.length === 0 && <Empty>پروژه‌ای در این بخش نیست.</Empty>}
+      {projects.map((project) => (
+        <Section key={project.id} title={<ProjectTitle project={project} projects={projects} />}>
           {project.cards.length === 0 ? (
             <Empty>این پروژه کارتی ندارد.</Empty>
           ) : (

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
+import { queueChatNotice } from '../chat/notice.js';
 import type { Deps } from '../deps.js';
 import { sendAttemptJob } from './attempt-job.js';
 import { subscribes } from './event-types.js';
@@ -20,6 +21,8 @@ const SLOT_WAIT_MS = 1_000;
  * change sends nothing).
  */
 export async function queueDeliveries(tx: Tx, jobs: JobQueue, event: { id: string; projectId: string; paymentId: string | null; type: string }) {
+  // The linked chats hear of the same events (src/domain/chat/notice.ts), in the same transaction.
+  await queueChatNotice(tx, jobs, { type: event.type, eventId: event.id, projectId: event.projectId });
   const endpoint = await tx.webhookEndpoint.findUnique({ where: { projectId: event.projectId } });
   if (!endpoint?.active || !subscribes(endpoint, event.type)) return;
   const delivery = await tx.webhookDelivery.create({

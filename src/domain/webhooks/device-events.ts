@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/prisma.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../queue/job-queue.js';
+import { queueChatNotice } from '../chat/notice.js';
 import { sendAttemptJob } from './attempt-job.js';
 import type { DeviceEventType } from './event-types.js';
 
@@ -21,6 +22,8 @@ export async function recordDeviceEvent(tx: Tx, jobs: JobQueue, transition: Devi
     lastSeenAt: transition.lastSeenAt ? transition.lastSeenAt.toISOString() : null,
   };
   const event = await tx.deviceEvent.create({ data: { deviceId: transition.deviceId, type: transition.type, payload: payload as Prisma.InputJsonObject } });
+  // The linked chats hear of the same events (src/domain/chat/notice.ts), in the same transaction.
+  await queueChatNotice(tx, jobs, { type: transition.type, deviceEventId: event.id, deviceId: transition.deviceId });
   const endpoints = await tx.webhookEndpoint.findMany({ where: { projectId: { in: projectIds }, active: true, events: { has: transition.type } } });
   for (const endpoint of endpoints) {
     const delivery = await tx.webhookDelivery.create({

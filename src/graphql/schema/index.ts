@@ -14,6 +14,7 @@ import './exceptions.js';
 import './audit.js';
 import './users.js';
 import './reports.js';
+import './chat.js';
 import './password-reset.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());

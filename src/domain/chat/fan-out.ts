@@ -1,0 +1,43 @@
+import type { JobData } from '../../queue/job-types.js';
+import type { Deps } from '../deps.js';
+import { renderNotice, type NoticeSource } from './render.js';
+import { createPrompt, queueChatMessage } from './send.js';
+
+/** Loads what a `chat-notify` job names (a project event or a device event) and fans it out. */
+export async function fanOutNotice(deps: Deps, data: JobData<'chat-notify'>): Promise<number> {
+  if (data.eventId) {
+    const event = await deps.prisma.event.findUnique({ where: { id: data.eventId }, include: { project: { select: { merchantId: true } } } });
+    if (!event) return 0;
+    const payload = (event.payload ?? {}) as Record<string, unknown>;
+    return fanOutSource(deps, event.project.merchantId, { type: event.type, payload, createdAt: event.createdAt, projectId: event.projectId, paymentId: event.paymentId, bankMessageId: event.bankMessageId });
+  }
+  if (data.deviceEventId) {
+    const event = await deps.prisma.deviceEvent.findUnique({ where: { id: data.deviceEventId }, include: { device: { select: { merchantId: true } } } });
+    if (!event) return 0;
+    const payload = (event.payload ?? {}) as Record<string, unknown>;
+    return fanOutSource(deps, event.device.merchantId, { type: event.type, payload, createdAt: event.createdAt, deviceId: event.deviceId });
+  }
+  return 0;
+}
+
+/**
+ * An event to every chat that takes its type, of every user of the event's merchant (a user sees
+ * every project of its merchant: docs/dashboard.md "Users and roles"): rendered once, then one
+ * message job per chat (and for a decision, its prompt and buttons, per chat: each chat's presses
+ * act as its own user), all in one transaction. Returns how many were queued.
+ */
+export async function fanOutSource(deps: Deps, merchantId: string, source: NoticeSource): Promise<number> {
+  const links = await deps.prisma.$queryRaw<{ id: string }[]>`
+    SELECT l.id FROM users u JOIN chat_links l ON l.user_id = u.id
+    WHERE u.merchant_id = ${merchantId}::uuid AND ${source.type} = ANY (l.events) ORDER BY l.created_at, l.id`;
+  if (links.length === 0) return 0;
+  const rendered = await renderNotice(deps, source);
+  if (!rendered) return 0;
+  await deps.prisma.$transaction(async (tx) => {
+    for (const link of links) {
+      const promptId = rendered.prompt ? await createPrompt(tx, link.id, { ...rendered.prompt, text: rendered.text }) : undefined;
+      await queueChatMessage(tx, deps.jobs, { linkId: link.id, text: rendered.text, ...(promptId ? { promptId } : {}) });
+    }
+  });
+  return links.length;
+}

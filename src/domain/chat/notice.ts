@@ -1,0 +1,31 @@
+import type { Tx } from '../../db/prisma.js';
+import type { JobQueue } from '../../queue/job-queue.js';
+import { isChatEvent } from './kinds.js';
+
+/**
+ * Where the webhook events are emitted (payment and message events: `queueDeliveries`; device
+ * events: `recordDeviceEvent`), the chats are told too: when any chat of a user of the event's
+ * merchant takes its type, one `chat-notify` job, in the event's own transaction (a rolled-back
+ * change tells nobody). Keyed by the type alone: an event type added to the chat list
+ * (`CHAT_EVENT_TYPES`) flows through as soon as it is emitted. The job renders and fans out
+ * (jobs/chat-notify.ts), off the decision's transaction.
+ */
+export async function queueChatNotice(
+  tx: Tx,
+  jobs: JobQueue,
+  notice: { type: string } & ({ eventId: string; projectId: string } | { deviceEventId: string; deviceId: string }),
+): Promise<void> {
+  if (!isChatEvent(notice.type)) return;
+  const [row] =
+    'eventId' in notice
+      ? await tx.$queryRaw<{ any: boolean }[]>`
+          SELECT EXISTS (
+            SELECT 1 FROM projects p JOIN users u ON u.merchant_id = p.merchant_id JOIN chat_links l ON l.user_id = u.id
+            WHERE p.id = ${notice.projectId}::uuid AND ${notice.type} = ANY (l.events)) AS any`
+      : await tx.$queryRaw<{ any: boolean }[]>`
+          SELECT EXISTS (
+            SELECT 1 FROM devices d JOIN users u ON u.merchant_id = d.merchant_id JOIN chat_links l ON l.user_id = u.id
+            WHERE d.id = ${notice.deviceId}::uuid AND ${notice.type} = ANY (l.events)) AS any`;
+  if (!row?.any) return;
+  await jobs.send('chat-notify', 'eventId' in notice ? { eventId: notice.eventId } : { deviceEventId: notice.deviceEventId }, { tx });
+}

@@ -1,0 +1,54 @@
+import { dayKey, jalaliOfWall, tehranDayStart, tehranWall } from '../calendar/tehran-calendar.js';
+import type { Deps } from '../deps.js';
+import { faDigits, toman } from './format.js';
+import { DAILY_SUMMARY } from './kinds.js';
+import { queueChatMessage } from './send.js';
+
+type MerchantDay = { confirmed_count: bigint; confirmed_sum: bigint | null; review_payments: bigint; review_messages: bigint; pending: bigint };
+
+/**
+ * The day's summary (23:00 Tehran) to every chat that takes `daily.summary`: its merchant's live
+ * payments confirmed since the Tehran day began (count and toman), what waits for a decision now,
+ * and what is still pending. Once per chat per Jalali day (`chat_links.summary_day`, claimed in the
+ * transaction that queues the message), however often the job runs. Returns how many were queued.
+ */
+export async function sendDailySummaries(deps: Deps, now: Date): Promise<number> {
+  const day = jalaliOfWall(tehranWall(now));
+  const key = dayKey(day);
+  const from = tehranDayStart(day);
+  const links = await deps.prisma.chatLink.findMany({
+    where: { events: { has: DAILY_SUMMARY }, OR: [{ summaryDay: null }, { summaryDay: { not: key } }] },
+    include: { user: { select: { merchantId: true } } },
+  });
+  const texts = new Map<string, string>();
+  let queued = 0;
+  for (const link of links) {
+    const merchantId = link.user.merchantId;
+    let text = texts.get(merchantId);
+    if (!text) {
+      const [row] = await deps.prisma.$queryRaw<MerchantDay[]>`
+        SELECT
+          (SELECT count(*) FROM payments WHERE merchant_id = ${merchantId}::uuid AND NOT sandbox AND status = 'confirmed' AND confirmed_at >= ${from}) AS confirmed_count,
+          (SELECT sum(coalesce(amount_received, amount_final)) FROM payments WHERE merchant_id = ${merchantId}::uuid AND NOT sandbox AND status = 'confirmed' AND confirmed_at >= ${from})::bigint AS confirmed_sum,
+          (SELECT count(*) FROM payments WHERE merchant_id = ${merchantId}::uuid AND NOT sandbox AND review_required) AS review_payments,
+          (SELECT count(*) FROM bank_messages WHERE merchant_id = ${merchantId}::uuid AND NOT simulated AND status = 'needs_review') AS review_messages,
+          (SELECT count(*) FROM payments WHERE merchant_id = ${merchantId}::uuid AND NOT sandbox AND status = 'pending') AS pending`;
+      const r = row!;
+      const waiting = Number(r.review_payments) + Number(r.review_messages);
+      text =
+        `📊 خلاصه‌ی امروز، ${faDigits(key.replaceAll('-', '/'))}\n` +
+        `پرداخت‌های تأییدشده: ${faDigits(String(r.confirmed_count))} — ${toman(r.confirmed_sum ?? 0n)}\n` +
+        `منتظر تصمیم شما: ${faDigits(waiting)}\n` +
+        `در انتظار پرداخت: ${faDigits(String(r.pending))}\n\n${deps.config.publicBaseUrl}/dashboard`;
+      texts.set(merchantId, text);
+    }
+    const sent = await deps.prisma.$transaction(async (tx) => {
+      const claimed = await tx.chatLink.updateMany({ where: { id: link.id, OR: [{ summaryDay: null }, { summaryDay: { not: key } }] }, data: { summaryDay: key } });
+      if (claimed.count === 0) return false;
+      await queueChatMessage(tx, deps.jobs, { linkId: link.id, text: text! });
+      return true;
+    });
+    if (sent) queued++;
+  }
+  return queued;
+}
