@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../domain/deps.js';
 import { checkoutRoutes } from './checkout-routes.js';
+import { deprecationHeaders } from './deprecations.js';
 import { deviceRoutes } from './device-routes.js';
 import { exportRoutes } from './export-routes.js';
 import { methodNotAllowedRoutes } from './method-not-allowed.js';
@@ -12,6 +13,8 @@ import { sessionRoutes } from './session-routes.js';
 /** `/v1`: one router per concern, each route a thin call into the domain. */
 export function restRouter(deps: Deps): Router {
   const router = Router();
+  // Deprecated routes' answers carry Deprecation and Sunset (docs/versioning.md); none yet.
+  router.use(deprecationHeaders());
   router.use(paymentRoutes(deps));
   router.use(refundRoutes(deps));
   router.use(deviceRoutes(deps));
