@@ -3,7 +3,9 @@ import { isDatabaseBusy, retryOnConflict } from '../db/errors.js';
 import type { Tx } from '../db/prisma.js';
 import { requireActor, type Actor } from '../domain/auth/actor.js';
 import { decideEvidence, resolveCard } from '../domain/bank-messages/evidence.js';
-import { chainReferencesOf, heldCard, lockEvidence, phoneCards, possibleOriginals, trustMessage, waitingFollowers } from '../domain/bank-messages/store/evidence.js';
+import { matchResolvedGap, syncBalanceGaps } from '../domain/bank-messages/gap-sync.js';
+import { trustFollowers } from '../domain/bank-messages/followers.js';
+import { chainReferencesOf, heldCard, lockEvidence, phoneCards, possibleOriginals } from '../domain/bank-messages/store/evidence.js';
 import {
   batchInput,
   indexFields,
@@ -19,7 +21,7 @@ import {
 import { implausibleParse } from '../domain/bank-messages/sanity.js';
 import { deviceScope } from '../domain/cards/selection.js';
 import type { Deps } from '../domain/deps.js';
-import { matchDeposit, type ScopeCard } from '../domain/matching/match-deposit.js';
+import { matchDeposit } from '../domain/matching/match-deposit.js';
 import { effectiveTime, parseSms } from '../domain/sms/registry.js';
 import { banksOfSender } from '../domain/sms/senders.js';
 import { parseInput } from '../domain/validation.js';
@@ -133,37 +135,18 @@ async function processOnce(tx: Tx, deps: Deps, messageId: string): Promise<Messa
   if (evidence.kind === 'duplicate') return recordDuplicate(tx, messageId, fields, evidence.facts.cardId, evidence.original);
   await recordEvidence(tx, messageId, fields, card, evidence);
   // Messages of this card that arrived before this one and follow it are trusted now.
-  if (evidence.trusted && card && parsed.balance !== null) await trustFollowers(tx, deps, card, { balance: parsed.balance, at });
+  if (evidence.trusted && card && parsed.balance !== null) await trustFollowers(tx, deps.jobs, card, { balance: parsed.balance, at });
+  // Money whose SMS never came shows as a gap in the card's chain (gap-sync.ts).
+  if (card) await syncBalanceGaps(tx, deps.jobs, { ...card, merchantId: message.merchantId });
 
   if (!deposit) return settle(tx, messageId, 'ignored', `Not a deposit (${parsed.direction}).`);
   if (cards.length === 0) return settle(tx, messageId, 'unmatched', 'No card is linked to this device.');
   if (resolution.cards.length === 0) return settle(tx, messageId, 'unmatched', `The SMS names account …${parsed.accountHint}, which matches no card on this device.`);
+  const gapMoney = evidence.trusted && card ? await matchResolvedGap(tx, messageId, card, { amount: parsed.amount!, at }) : null;
+  if (gapMoney) {
+    const reason = `The missing SMS of balance gap ${gapMoney.gapId}, whose money the merchant gave to payment ${gapMoney.paymentId}.`;
+    return settle(tx, messageId, 'matched', reason, { paymentId: gapMoney.paymentId, cardId: card!.id, projectId: gapMoney.projectId });
+  }
   const result = await matchDeposit(tx, deps.jobs, messageId, scope, resolution.cards, { amount: parsed.amount!, at, simulated: false, review: evidence.problem });
   return settle(tx, messageId, result.status, result.statusReason, result);
-}
-
-// A phone's backlog that arrived out of order is caught up in one go, within reason.
-const MAX_FOLLOWERS = 20;
-
-/**
- * Out-of-order delivery: a message held only for its balance, because it arrived before the
- * message it follows, is trusted once that one is, and a deposit among them is matched again as if
- * it had arrived in order (its payment's hold is still there until the late window ends). Every
- * follower is taken, not only the first: within one bank minute a movement and its reversal make
- * two held messages follow one balance.
- */
-async function trustFollowers(tx: Tx, deps: Deps, card: ScopeCard, tip: { balance: bigint; at: Date }): Promise<void> {
-  const tips = [tip];
-  let trusted = 0;
-  for (let current = tips.shift(); current && trusted < MAX_FOLLOWERS; current = tips.shift()) {
-    for (const next of await waitingFollowers(tx, card.id, current, MAX_FOLLOWERS - trusted)) {
-      if (!(await trustMessage(tx, next.id))) continue;
-      trusted += 1;
-      tips.push(next);
-      if (next.direction === 'deposit' && (next.status === 'needs_review' || next.status === 'unmatched')) {
-        const result = await matchDeposit(tx, deps.jobs, next.id, deviceScope(next.deviceId), [card], { amount: next.amount, at: next.at, simulated: false, review: null });
-        await settle(tx, next.id, result.status, result.statusReason, result);
-      }
-    }
-  }
 }

@@ -1,7 +1,10 @@
 import type { Actor } from '../domain/auth/actor.js';
 import type { Deps } from '../domain/deps.js';
 import { normaliseForwarderBody, type Forwarded } from '../domain/devices/forwarder-payloads.js';
-import { markSeen } from '../domain/devices/seen.js';
+import { heartbeat, markSeen } from '../domain/devices/seen.js';
+import { writeTelemetry } from '../domain/devices/store/telemetry.js';
+import { looseTelemetry } from '../domain/devices/telemetry.js';
+import { requireActor } from '../domain/auth/actor.js';
 import { receiveBankMessage, receiveBankMessageBatch } from './bank-message-in.js';
 
 /**
@@ -30,11 +33,21 @@ function normalised(body: unknown): { input: Forwarded } | { error: unknown } {
  */
 export async function receiveFromDevice(deps: Deps, device: Actor, body: unknown): Promise<object | null> {
   const read = normalised(body);
+  // A ping is a heartbeat with the telemetry it carries (a battery out of range is 400, the device still seen).
+  if ('input' in read && read.input.kind === 'ping') {
+    const { telemetry } = read.input;
+    await heartbeat(deps, device, () => looseTelemetry(telemetry));
+    return null;
+  }
   const sms = 'input' in read && (read.input.kind === 'single' || read.input.kind === 'batch');
   return seenWhile(deps, device, sms, async () => {
     if ('error' in read) throw read.error;
     const { input } = read;
-    if (input.kind === 'single') return receiveBankMessage(deps, device, input.message);
+    if (input.kind === 'single') {
+      const received = await receiveBankMessage(deps, device, input.message);
+      if (input.telemetry) await templateTelemetry(deps, device, input.telemetry);
+      return received;
+    }
     if (input.kind === 'batch') return receiveBankMessageBatch(deps, device, { messages: input.messages });
     return null;
   });
@@ -43,4 +56,13 @@ export async function receiveFromDevice(deps: Deps, device: Actor, body: unknown
 /** A backfill of SMS the phone missed or queued (docs/forwarders.md "5. Any other app, and missed SMS"), the device seen meanwhile. */
 export function receiveBackfillFromDevice(deps: Deps, device: Actor, body: unknown) {
   return seenWhile(deps, device, true, () => receiveBankMessageBatch(deps, device, body));
+}
+
+/** Telemetry an app's template put beside an SMS: written when it reads, never a reason to refuse the SMS. */
+async function templateTelemetry(deps: Deps, device: Actor, raw: Record<string, unknown>): Promise<void> {
+  try {
+    await writeTelemetry(deps.prisma, requireActor(device, 'device').deviceId, looseTelemetry(raw));
+  } catch (err) {
+    deps.log.warn({ err }, 'telemetry beside an SMS was not read');
+  }
 }

@@ -3,7 +3,8 @@ import type { Actor } from '../domain/auth/actor.js';
 import type { Deps } from '../domain/deps.js';
 import { authenticateHook } from '../domain/devices/hooks.js';
 import { receiveBackfillFromDevice, receiveFromDevice } from '../flows/device-intake.js';
-import { markSeen } from '../domain/devices/seen.js';
+import { heartbeat } from '../domain/devices/seen.js';
+import { looseTelemetry, parseTelemetry } from '../domain/devices/telemetry.js';
 import { AppError } from '../errors.js';
 import { refuseRepeatedKeys } from '../http/strict-json.js';
 import { BODY_LIMIT, bodyReader, handle, RawJson, type BodyReader } from './handle.js';
@@ -46,16 +47,28 @@ function strictJson(limit: string): BodyReader {
   };
 }
 
-/** A body that is dropped unread (a hook heartbeat: any text a monitor sends), unless it is JSON repeating a key. */
+/**
+ * A hook heartbeat's body (any text a monitor sends): a JSON object or a form is kept for its
+ * telemetry (docs/forwarders.md "Phone health"), anything else is dropped unread; JSON repeating a
+ * key is refused.
+ */
 function ignoredBody(limit: string): BodyReader {
   const raw = bodyReader(express.raw({ limit, type: () => true }));
   return async (req, res) => {
     await raw(req, res);
     const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
     req.body = {};
-    if (isJson(text)) refuseRepeatedKeys(text);
+    if (isJson(text)) {
+      refuseRepeatedKeys(text);
+      const parsed: unknown = JSON.parse(text);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) req.body = parsed;
+    } else if (req.is('application/x-www-form-urlencoded')) {
+      req.body = Object.fromEntries(new URLSearchParams(text));
+    }
   };
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isJson(text: string): boolean {
   try {
@@ -84,7 +97,7 @@ export function deviceRoutes(deps: Deps): Router {
   // not required (when present it is checked as on any public route).
   const hook = { auth: ['public', 'device'] as ('public' | 'device')[], hookDevice: (params: Record<string, string>) => authenticateHook(deps, params.secret) };
 
-  router.post('/device/heartbeat', handle(deps, { auth: ['device'], readBody: strictJson(BODY_LIMIT), run: (actor) => markSeen(deps, actor, { sms: false }) }));
+  router.post('/device/heartbeat', handle(deps, { auth: ['device'], readBody: strictJson(BODY_LIMIT), run: (actor, { body }) => heartbeat(deps, actor, () => parseTelemetry(body)) }));
   router.post('/device/messages', handle(deps, { auth: ['device'], readBody: deviceBody(BODY_LIMIT), run: (actor, { body }) => forwarded(deps, actor, body) }));
   router.post('/device/messages/batch', handle(deps, { auth: ['device'], readBody: deviceBody(BATCH_BODY_LIMIT), run: (actor, { body }) => batch(deps, actor, body) }));
   router.post('/device/hooks/:secret', handle(deps, { ...hook, readBody: deviceBody(BODY_LIMIT), run: (_a, { hook: device, body }) => forwarded(deps, device, body) }));
@@ -94,7 +107,7 @@ export function deviceRoutes(deps: Deps): Router {
   );
   router.post(
     '/device/hooks/:secret/heartbeat',
-    handle(deps, { ...hook, readBody: deviceBody(BODY_LIMIT, 'ignored'), run: (_a, { hook: device }) => markSeen(deps, device, { sms: false }) }),
+    handle(deps, { ...hook, readBody: deviceBody(BODY_LIMIT, 'ignored'), run: (_a, { hook: device, body }) => heartbeat(deps, device, () => looseTelemetry(isObject(body) ? body : {})) }),
   );
   return router;
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES, FINAL_EVENT_TYPES } from '../../src/domain/payments/types.js';
-import { DEFAULT_ENDPOINT_EVENTS, DEVICE_EVENT_TYPES, MESSAGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/event-types.js';
+import { DEFAULT_ENDPOINT_EVENTS, DEVICE_EVENT_TYPES, GAP_EVENT_TYPES, MESSAGE_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/event-types.js';
 import { createTestDatabase } from '../support/harness.js';
 
 // The event types live once in TypeScript (src/domain/webhooks/event-types.ts, the payment events in
@@ -43,7 +43,7 @@ describe('the database names the same event types as the code', () => {
   });
 
   it('an event row is a payment event or a bank message event; a device event a device event', async () => {
-    expect(quoted(await constraint('events', 'events_type_check'))).toEqual(sorted([...EVENT_TYPES, ...MESSAGE_EVENT_TYPES]));
+    expect(quoted(await constraint('events', 'events_type_check'))).toEqual(sorted([...EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...GAP_EVENT_TYPES]));
     expect(quoted(await constraint('device_events', 'device_events_type_check'))).toEqual(sorted(DEVICE_EVENT_TYPES));
   });
 

@@ -43,6 +43,7 @@ export const AUDIT_SUBJECTS = [
   'webhook_delivery',
   'payment',
   'bank_message',
+  'balance_gap',
   'refund',
   'user',
 ] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseInput } from '../validation.js';
+import { capcomTelemetry } from './telemetry.js';
 
 /**
  * The webhook bodies of Android SMS forwarder apps, normalised to our own `{sender, body,
@@ -9,10 +10,12 @@ import { parseInput } from '../validation.js';
  */
 export type ForwardedSms = { sender: string; body: string; receivedAt: string };
 export type ForwarderApp = 'gateway' | 'sms-forwarder' | 'incoming-sms-gateway' | 'sms-gateway-android';
+/** Telemetry fields as an app's template or ping carried them, read by telemetry.ts `looseTelemetry`. */
+export type RawTelemetry = Record<string, unknown>;
 export type Forwarded =
-  | { kind: 'single'; app: ForwarderApp; message: unknown }
+  | { kind: 'single'; app: ForwarderApp; message: unknown; telemetry?: RawTelemetry }
   | { kind: 'batch'; app: ForwarderApp; messages: ForwardedSms[] }
-  | { kind: 'ping'; app: ForwarderApp }
+  | { kind: 'ping'; app: ForwarderApp; telemetry: RawTelemetry }
   | { kind: 'other_event'; app: ForwarderApp; event: string };
 
 // Epoch numbers: 13 digits are milliseconds (Java's currentTimeMillis), 10 are seconds.
@@ -92,6 +95,13 @@ const capcomSms = z.object({ messageId: z.string().optional(), message: text('te
 const capcomEvent = z.object({ event: z.string(), deviceId: z.string().optional(), payload: z.unknown() });
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The telemetry fields a template added beside the SMS (docs/forwarders.md "Phone health"), when it added any. */
+function templateTelemetry(input: Record<string, unknown>): RawTelemetry | undefined {
+  const fields = Object.fromEntries(TELEMETRY_FIELDS.filter((k) => k in input).map((k) => [k, input[k]]));
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+const TELEMETRY_FIELDS = ['battery', 'charging', 'network', 'appVersion'] as const;
 const has = (o: Record<string, unknown>, ...keys: string[]) => keys.every((k) => k in o);
 
 /** Validates with the app's own field names; the bodies' text is checked later by our own schema. */
@@ -111,7 +121,7 @@ function fromCapcom(input: unknown, now: Date): Forwarded {
     const { payload } = check(capcomEvent.extend({ payload: z.object({ messages: z.array(capcomSms) }) }), input);
     return { kind: 'batch', app, messages: payload.messages.map((m) => capcomToSms(m, now)) };
   }
-  return event === 'system:ping' ? { kind: 'ping', app } : { kind: 'other_event', app, event };
+  return event === 'system:ping' ? { kind: 'ping', app, telemetry: capcomTelemetry((input as { payload: unknown }).payload) } : { kind: 'other_event', app, event };
 }
 
 /**
@@ -131,7 +141,7 @@ export function normaliseForwarderBody(input: unknown, now = new Date()): Forwar
     const m = check(smsForwarder, input);
     const body = m.org_content || stripSmsForwarderTemplate(m.from, m.content ?? '');
     const receivedAt = instantOf(m.receive_time) ?? instantOf(m.timestamp) ?? now.toISOString();
-    return { kind: 'single', app: 'sms-forwarder', message: { sender: m.from, body, receivedAt } };
+    return { kind: 'single', app: 'sms-forwarder', message: { sender: m.from, body, receivedAt }, telemetry: templateTelemetry(input) };
   }
   return { kind: 'single', app: 'gateway', message: input };
 }

@@ -11,7 +11,8 @@ export type PaymentDecision =
   | 'payment.confirmed_late'
   | 'payment.deposit_attached'
   | 'payment.refunded'
-  | 'payment.review_dismissed';
+  | 'payment.review_dismissed'
+  | 'payment.gap_resolved';
 
 /**
  * The audit event of a merchant's decision on a payment, from the row before and after it. An

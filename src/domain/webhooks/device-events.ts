@@ -5,7 +5,8 @@ import { queueChatNotice } from '../chat/notice.js';
 import { sendAttemptJob } from './attempt-job.js';
 import type { DeviceEventType } from './event-types.js';
 
-export type DeviceTransition = { deviceId: string; type: DeviceEventType; lastSeenAt: Date | null };
+/** `extra`: the fields a health event adds to the body (device.low_battery: battery, charging; device.silent: lastBankMessageAt). */
+export type DeviceTransition = { deviceId: string; type: DeviceEventType; lastSeenAt: Date | null; extra?: Record<string, string | number | boolean | null> };
 
 /**
  * A device's transition and its deliveries, in the transaction that changed its notified state: one
@@ -20,6 +21,7 @@ export async function recordDeviceEvent(tx: Tx, jobs: JobQueue, transition: Devi
     deviceId: transition.deviceId,
     projectIds,
     lastSeenAt: transition.lastSeenAt ? transition.lastSeenAt.toISOString() : null,
+    ...transition.extra,
   };
   const event = await tx.deviceEvent.create({ data: { deviceId: transition.deviceId, type: transition.type, payload: payload as Prisma.InputJsonObject } });
   // The linked chats hear of the same events (src/domain/chat/notice.ts), in the same transaction.

@@ -1,11 +1,15 @@
 import { EVENT_TYPES as PAYMENT_EVENT_TYPES, FINAL_EVENT_TYPES } from '../payments/types.js';
 
-export const DEVICE_EVENT_TYPES = ['device.offline', 'device.online'] as const;
+export const DEVICE_EVENT_TYPES = ['device.offline', 'device.online', 'device.low_battery', 'device.silent'] as const;
 export type DeviceEventType = (typeof DEVICE_EVENT_TYPES)[number];
 
 /** A deposit that needs the merchant's decision (opt-in, like the device events). */
 export const MESSAGE_EVENT_TYPES = ['bank_message.needs_review'] as const;
 export type MessageEventType = (typeof MESSAGE_EVENT_TYPES)[number];
+
+/** Money whose SMS never came, found on a card's balance chain (opt-in). */
+export const GAP_EVENT_TYPES = ['card.balance_gap'] as const;
+export type GapEventType = (typeof GAP_EVENT_TYPES)[number];
 
 /**
  * Every event an endpoint can receive: the one list the GraphQL descriptions, the endpoint's
@@ -13,7 +17,7 @@ export type MessageEventType = (typeof MESSAGE_EVENT_TYPES)[number];
  * migrations' CHECKs on webhook_endpoints.events and events.type state it again;
  * test/webhooks/event-types.test.ts holds them equal.
  */
-export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...DEVICE_EVENT_TYPES] as const;
+export const WEBHOOK_EVENT_TYPES = [...PAYMENT_EVENT_TYPES, ...MESSAGE_EVENT_TYPES, ...GAP_EVENT_TYPES, ...DEVICE_EVENT_TYPES] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /**

@@ -1,9 +1,39 @@
 import { createDevice, revokeDevice } from '../../domain/devices/devices.js';
 import { isDeviceOnline } from '../../domain/devices/health.js';
 import { hookUrl } from '../../domain/devices/hook-secret.js';
+import { HEALTH_STATES, LOW_BATTERY } from '../../domain/devices/health-state.js';
+import { setupQr } from '../../domain/devices/setup-qr.js';
+import { NETWORKS } from '../../domain/devices/telemetry.js';
 import { issueDeviceHook, revokeDeviceHook } from '../../domain/devices/hooks.js';
 import { builder } from '../builder.js';
 import { NodeRef } from './node.js';
+
+const DeviceHealth = builder.enumType('DeviceHealth', {
+  description: 'A phone’s health (docs/forwarders.md "Phone health").',
+  values: {
+    ok: { description: 'Seen recently, forwarding, battery fine or charging.' },
+    low_battery: { description: `At most ${LOW_BATTERY} % and not charging: plug it in.` },
+    offline: { description: 'No heartbeat for 5 minutes (or revoked): the app was stopped, the phone is off or has no connection.' },
+    silent: { description: 'Heartbeats arrive, but no bank SMS for 6 h while payments were made on its cards: SMS are not reaching the app (SIM slot, RCS, permissions).' },
+  } satisfies Record<(typeof HEALTH_STATES)[number], { description: string }>,
+});
+
+const DeviceNetwork = builder.enumType('DeviceNetwork', {
+  description: 'How a phone was connected at its last heartbeat that said.',
+  values: { wifi: { description: 'Wi-Fi.' }, mobile: { description: 'Mobile data.' }, none: { description: 'No connection (the heartbeat was queued).' } } satisfies Record<
+    (typeof NETWORKS)[number],
+    { description: string }
+  >,
+});
+
+builder.prismaObject('DeviceHealthEvent', {
+  description: 'A change of a device’s health.',
+  fields: (t) => ({
+    at: t.expose('at', { description: 'When the change was noticed.', type: 'DateTime' }),
+    from: t.field({ description: 'The health before.', type: DeviceHealth, resolve: (e) => e.fromHealth as (typeof HEALTH_STATES)[number] }),
+    to: t.field({ description: 'The health after.', type: DeviceHealth, resolve: (e) => e.toHealth as (typeof HEALTH_STATES)[number] }),
+  }),
+});
 
 builder.prismaObject('Device', {
   description: 'A phone that forwards the bank SMS of the cards it holds.',
@@ -18,10 +48,24 @@ builder.prismaObject('Device', {
       nullable: true,
     }),
     lastHeartbeatAt: t.expose('lastHeartbeatAt', {
-      description: 'The same as lastSeenAt: every request of the device now counts, not only heartbeats.',
-      deprecationReason: 'Use lastSeenAt.',
+      description: 'When it last sent a heartbeat: every authenticated request of the device counts (heartbeat, SMS, hook, forwarder ping), to within a few seconds; the same instant as lastSeenAt. No heartbeat for DEVICE_OFFLINE_SECONDS (5 minutes) is health offline.',
       type: 'DateTime',
       nullable: true,
+    }),
+    battery: t.exposeInt('battery', { description: 'Battery percent (0–100) from its last heartbeat that carried it; null until one did.', nullable: true }),
+    charging: t.exposeBoolean('charging', { description: 'Whether it was charging, from its last heartbeat that said; null until one did.', nullable: true }),
+    network: t.field({ description: 'Its connection (wifi, mobile, none) from its last heartbeat that said; null until one did.', type: DeviceNetwork, nullable: true, resolve: (d) => d.network as (typeof NETWORKS)[number] | null }),
+    appVersion: t.exposeString('appVersion', { description: 'The forwarder app’s version from its last heartbeat that said; null until one did.', nullable: true }),
+    health: t.field({
+      description: `ok; low_battery (at most ${LOW_BATTERY} % and not charging); offline (no heartbeat for 5 minutes, or revoked); silent (heartbeats arrive, but no message from any bank sender for 6 h while payments were made on its cards). As the device-health sweep last decided (every few seconds).`,
+      type: DeviceHealth,
+      select: { health: true, revokedAt: true },
+      resolve: (d) => (d.revokedAt ? 'offline' : (d.health as (typeof HEALTH_STATES)[number])),
+    }),
+    healthEvents: t.relatedConnection('healthEvents', {
+      description: 'Each change of health, newest first.',
+      cursor: 'id',
+      query: { orderBy: [{ at: 'desc' }, { id: 'desc' }] },
     }),
     lastMessageAt: t.expose('lastMessageAt', { description: 'When it last sent a request carrying SMS (single, batch or a forwarder app’s message; a refused one counts too), to within a few seconds; null until its first.', type: 'DateTime', nullable: true }),
     online: t.boolean({
@@ -46,12 +90,15 @@ const HOOK_URL_DESCRIPTION =
   'The device’s secret hook URL, PUBLIC_BASE_URL/v1/device/hooks/{hookSecret}: it stands for the token for forwarder apps that cannot send an Authorization header (docs/forwarders.md); shown only now.';
 const HOOK_SECRET_DESCRIPTION = 'The secret in hookUrl (dh_…), stored only as a hash; shown only now. issueDeviceHook replaces it, revokeDevice and revokeDeviceHook end it.';
 
+const SETUP_QR_DESCRIPTION = 'An SVG QR code of hookUrl, to scan with the forwarder app (docs/forwarders.md); shown only now, like the URL.';
+
 const CreateDevicePayload = builder.objectRef<{ token: string; hookSecret: string; deviceId: string }>('CreateDevicePayload').implement({
   description: 'The new device, its token and its hook URL.',
   fields: (t) => ({
     token: t.exposeString('token', { description: 'The device token (dt_…); shown only now.' }),
     hookSecret: t.exposeString('hookSecret', { description: HOOK_SECRET_DESCRIPTION }),
     hookUrl: t.string({ description: HOOK_URL_DESCRIPTION, resolve: (p, _a, ctx) => hookUrl(ctx.deps.config.publicBaseUrl, p.hookSecret) }),
+    setupQr: t.string({ description: SETUP_QR_DESCRIPTION, resolve: (p, _a, ctx) => setupQr(hookUrl(ctx.deps.config.publicBaseUrl, p.hookSecret)) }),
     device: t.prismaField({
       description: 'The new device.',
       type: 'Device',
@@ -65,6 +112,7 @@ const DeviceHookPayload = builder.objectRef<{ hookSecret: string; deviceId: stri
   fields: (t) => ({
     hookSecret: t.exposeString('hookSecret', { description: HOOK_SECRET_DESCRIPTION }),
     hookUrl: t.string({ description: HOOK_URL_DESCRIPTION, resolve: (p, _a, ctx) => hookUrl(ctx.deps.config.publicBaseUrl, p.hookSecret) }),
+    setupQr: t.string({ description: SETUP_QR_DESCRIPTION, resolve: (p, _a, ctx) => setupQr(hookUrl(ctx.deps.config.publicBaseUrl, p.hookSecret)) }),
     device: t.prismaField({
       description: 'The device.',
       type: 'Device',

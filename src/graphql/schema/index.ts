@@ -11,6 +11,7 @@ import './bank-message.js';
 import './webhook-delivery.js';
 import './checkout.js';
 import './exceptions.js';
+import './balance-gap.js';
 import './audit.js';
 import './users.js';
 import './reports.js';

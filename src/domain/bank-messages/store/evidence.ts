@@ -109,6 +109,12 @@ export async function chainReferencesOf(tx: Tx, cardId: string, messageId: strin
   return chainReferences(links, opening, at);
 }
 
+/** The chain's head among the links of bank time up to `at`, `except` left out: what a gap ending at that message is measured from. */
+export async function chainHeadUntil(db: Db, cardId: string, at: Date, except: string): Promise<ChainLink | null> {
+  const { links, opening } = await chainOf(db, cardId, at, except);
+  return chainHead(links, opening);
+}
+
 /** The card's current reference, the chain's head in the bank's order (`Card.lastKnownBalance`); null when none. */
 export async function chainHeadOf(db: Db, cardId: string): Promise<ChainLink | null> {
   const { links, opening } = await chainOf(db, cardId, null, null);

@@ -1,0 +1,33 @@
+import type { Tx } from '../../db/prisma.js';
+import type { JobQueue } from '../../queue/job-queue.js';
+import { deviceScope } from '../cards/selection.js';
+import { matchDeposit, type ScopeCard } from '../matching/match-deposit.js';
+import { settle } from './messages.js';
+import { trustMessage, waitingFollowers } from './store/evidence.js';
+
+// A phone's backlog that arrived out of order is caught up in one go, within reason.
+const MAX_FOLLOWERS = 20;
+
+/**
+ * Out-of-order delivery: a message held only for its balance, because it arrived before the
+ * message it follows, is trusted once that one is, and a deposit among them is matched again as if
+ * it had arrived in order (its payment's hold is still there until the late window ends). Every
+ * follower is taken, not only the first: within one bank minute a movement and its reversal make
+ * two held messages follow one balance. Also run when a merchant's decision makes a held message
+ * the chain's reference (resolving or dismissing its balance gap).
+ */
+export async function trustFollowers(tx: Tx, jobs: JobQueue, card: ScopeCard, tip: { balance: bigint; at: Date }): Promise<void> {
+  const tips = [tip];
+  let trusted = 0;
+  for (let current = tips.shift(); current && trusted < MAX_FOLLOWERS; current = tips.shift()) {
+    for (const next of await waitingFollowers(tx, card.id, current, MAX_FOLLOWERS - trusted)) {
+      if (!(await trustMessage(tx, next.id))) continue;
+      trusted += 1;
+      tips.push(next);
+      if (next.direction === 'deposit' && (next.status === 'needs_review' || next.status === 'unmatched')) {
+        const result = await matchDeposit(tx, jobs, next.id, deviceScope(next.deviceId), [card], { amount: next.amount, at: next.at, simulated: false, review: null });
+        await settle(tx, next.id, result.status, result.statusReason, result);
+      }
+    }
+  }
+}
