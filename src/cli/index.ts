@@ -5,6 +5,7 @@ import { ensureDemo } from '../domain/demo/demo.js';
 import { isAppError } from '../errors.js';
 import { withDeps } from './deps.js';
 import { addMerchantCommands } from './merchant-commands.js';
+import { addOperatorCommands } from './operator-commands.js';
 import { jsonMode, print, printError } from './output.js';
 import { addProjectCommands } from './project-commands.js';
 
@@ -24,6 +25,7 @@ const program = new Command('cli')
 
 addMerchantCommands(program);
 addProjectCommands(program);
+addOperatorCommands(program);
 
 program
   .command('demo')

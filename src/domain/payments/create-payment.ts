@@ -55,7 +55,11 @@ export type CreatePaymentInput = z.input<typeof createPaymentSchema>;
  * Extra attributes a caller inside the domain may set. `link`: a payment started from a payment
  * link by the client at that address, admitted by the link's per-client cap in the same transaction.
  */
-export type CreatePaymentOptions = { link?: LinkClient };
+export type CreatePaymentOptions = {
+  link?: LinkClient;
+  /** Written in the create's transaction, after the payment row (a fee-credit top-up's own row: src/domain/credit/topups.ts). */
+  afterInsert?: (db: Queryable, payment: PaymentRow) => Promise<void>;
+};
 
 /**
  * An idempotent create (REST `Idempotency-Key`): the door's rendering of the new payment is stored
@@ -126,12 +130,13 @@ async function create(deps: Deps, projectId: string, data: PaymentData, host: st
   // either is redone from the start, drawing again.
   return retryOnConflict(async () => {
     try {
-      const { link } = opts;
-      if (!keyed && !link) return { payment: await insert(deps, deps.pool, projectId, data, host, null), answer: null };
+      const { link, afterInsert } = opts;
+      if (!keyed && !link && !afterInsert) return { payment: await insert(deps, deps.pool, projectId, data, host, null), answer: null };
       return await inTransaction(deps.pool, async (client): Promise<Created> => {
         const made = async () => {
           if (link) await admitLinkClient(client, link);
           const payment = await insert(deps, client, projectId, data, host, link?.linkId ?? null);
+          if (afterInsert) await afterInsert(client, payment);
           return link ? recordLinkClient(client, payment, link) : payment;
         };
         if (!keyed) return { payment: await made(), answer: null };

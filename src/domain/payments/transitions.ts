@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { chargeReleasedFee, debitReservedFee, releaseReservedFees } from '../credit/fees.js';
+import { creditTopUpOnConfirm } from '../credit/topups.js';
 import { notifyPaymentChanged } from '../../events/payment-notifier.js';
 import { recordEvent, recordReviewRequired } from './events.js';
 import { checkTransition, confirmsLate, feeEffect, feeReleaseRefusal, TRANSITIONS, transitionFields, type FeeEffect, type TransitionName } from './state-machine.js';
@@ -73,6 +74,8 @@ export async function applyTransition(
   const { count } = await tx.payment.updateMany({ where: { id: payment.id, status: payment.status }, data });
   if (count !== 1) throw new AppError('invalid_state', 'The payment changed concurrently; retry.', { status: payment.status });
   const updated = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
+  // A fee-credit top-up credits its merchant in the transaction that confirms it, once.
+  if (updated.status === 'confirmed') await creditTopUpOnConfirm(tx, updated);
   const recorded = await recordEvent(tx, jobs, TRANSITIONS[name].event, updated);
   await recordReviewRequired(tx, jobs, payment, updated);
   await notifyPaymentChanged(tx, updated, recorded.id);

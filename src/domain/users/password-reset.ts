@@ -7,6 +7,7 @@ import { forgetCachedCredentials } from '../auth/auth-cache.js';
 import type { Deps } from '../deps.js';
 import { parseInput } from '../validation.js';
 import { newSecretToken, setPasswordUrl } from './session-rules.js';
+import { lockUserByEmail } from './store/reset.js';
 import { emailSchema } from './users.js';
 
 /**
@@ -28,12 +29,6 @@ export const resetInput = z.object({ email: emailSchema }).strict();
 /** Whether the login page may offer "email me a link" (GET /v1/session/reset, GraphQL `passwordResetByEmail`). */
 export function passwordResetByEmail(deps: Pick<Deps, 'config'>): boolean {
   return deps.config.mail !== undefined;
-}
-
-/** The user with this (lower-cased) email, locked until commit. */
-async function userForReset(tx: Tx, email: string): Promise<{ id: string; merchantId: string; email: string } | undefined> {
-  const [row] = await tx.$queryRaw<{ id: string; merchant_id: string; email: string }[]>`SELECT id, merchant_id, email FROM users WHERE lower(email) = ${email} FOR UPDATE`;
-  return row && { id: row.id, merchantId: row.merchant_id, email: row.email };
 }
 
 /** A one-time link of RESET_LINK_TTL_MS; links issued before it stop working. */
@@ -58,7 +53,7 @@ export async function requestPasswordReset(deps: Deps, input: unknown): Promise<
   if (!passwordResetByEmail(deps)) return;
   await deps.prisma.$transaction(async (tx) => {
     // Locked: one user's requests take turns, so the limit below holds under concurrent ones.
-    const user = await userForReset(tx, email);
+    const user = await lockUserByEmail(tx, email);
     if (!user) return;
     const recent = await tx.setPasswordToken.count({ where: { userId: user.id, createdAt: { gt: new Date(Date.now() - RESET_WINDOW_MS) } } });
     if (recent >= RESETS_PER_WINDOW) return;
@@ -81,7 +76,7 @@ export async function requestPasswordReset(deps: Deps, input: unknown): Promise<
 export async function operatorResetLink(deps: Deps, input: unknown): Promise<{ userId: string; email: string; setPasswordUrl: string; sessionsEnded: number }> {
   const { email } = parseInput(resetInput, input);
   const result = await deps.prisma.$transaction(async (tx) => {
-    const user = await userForReset(tx, email);
+    const user = await lockUserByEmail(tx, email);
     if (!user) throw AppError.notFound('User');
     const url = await issueResetLink(tx, deps, user.id);
     const ended = await tx.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
