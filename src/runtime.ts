@@ -12,7 +12,7 @@ import type { Logger } from './logger.js';
 import { JobQueue } from './queue/job-queue.js';
 import { PaymentNotifier } from './events/payment-notifier.js';
 import { RateLimits } from './domain/rate-limits.js';
-import { startChatBots } from './domain/chat/poller.js';
+import { startChatBots } from './chat-bot/poller.js';
 
 export type Role = 'all' | 'api' | 'worker';
 

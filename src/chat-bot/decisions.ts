@@ -1,14 +1,14 @@
-import { AppError } from '../../errors.js';
-import { attachDeposit } from '../../operations/attach-deposit.js';
-import { dismissDeposit } from '../../operations/dismiss-deposit.js';
-import { dismissPaymentReview } from '../../operations/dismiss-payment-review.js';
-import { runOperation } from '../../operations/run.js';
-import type { UserActor } from '../auth/actor.js';
-import { isUserRole } from '../auth/roles.js';
-import type { Deps } from '../deps.js';
-import { faDigits, jalaliTime } from './format.js';
-import { viaOf, PLATFORM_NAMES, type ChatPlatform } from './kinds.js';
-import { outcomeLine } from './render.js';
+import { AppError } from '../errors.js';
+import { attachDeposit } from '../operations/attach-deposit.js';
+import { dismissDeposit } from '../operations/dismiss-deposit.js';
+import { dismissPaymentReview } from '../operations/dismiss-payment-review.js';
+import { runOperation } from '../operations/run.js';
+import type { UserActor } from '../domain/auth/actor.js';
+import { isUserRole } from '../domain/auth/roles.js';
+import type { Deps } from '../domain/deps.js';
+import { faDigits, jalaliTime } from '../domain/chat/format.js';
+import { viaOf, PLATFORM_NAMES, type ChatPlatform } from '../domain/chat/kinds.js';
+import { outcomeLine } from '../domain/chat/render.js';
 
 /** What a press answers: the callback's short answer, and the message's new text (its buttons gone) when it changes. */
 export type PressAnswer = { answer: string; edit: string | null };

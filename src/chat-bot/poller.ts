@@ -2,11 +2,12 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Bot, GrammyError, type Context } from 'grammy';
 import type { Update } from 'grammy/types';
-import type { Deps } from '../deps.js';
-import { botApi, configuredPlatforms } from './bots.js';
+import type { Deps } from '../domain/deps.js';
+import { botApi, configuredPlatforms } from '../domain/chat/bots.js';
+import { PLATFORM_NAMES, type ChatPlatform } from '../domain/chat/kinds.js';
+import { linkChat, unlinkChat } from '../domain/chat/links.js';
+import { renewLease, takeLease } from '../domain/chat/store/lease.js';
 import { pressButton } from './decisions.js';
-import { PLATFORM_NAMES, type ChatPlatform } from './kinds.js';
-import { linkChat, unlinkChat } from './links.js';
 
 export const REPLIES = {
   linked: (email: string, platform: ChatPlatform) =>
@@ -76,20 +77,13 @@ export class BotPoller {
 
   /** Takes the lease if it is free or lapsed (or already ours); returns the update offset to poll from. */
   private async acquire(): Promise<bigint | null> {
-    const [row] = await this.deps.prisma.$queryRaw<{ update_offset: bigint }[]>`
-      INSERT INTO chat_pollers AS c (platform, holder, expires_at) VALUES (${this.platform}, ${this.holder}, now() + ${this.leaseSeconds} * interval '1 second')
-      ON CONFLICT (platform) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
-        WHERE c.holder = EXCLUDED.holder OR c.expires_at < now()
-      RETURNING update_offset`;
-    this.held = row !== undefined;
-    return row ? row.update_offset : null;
+    const offset = await takeLease(this.deps.prisma, this.platform, this.holder, this.leaseSeconds);
+    this.held = offset !== null;
+    return offset;
   }
 
   private async renew(): Promise<boolean> {
-    const renewed = await this.deps.prisma.$executeRaw`
-      UPDATE chat_pollers SET expires_at = now() + ${this.leaseSeconds} * interval '1 second'
-      WHERE platform = ${this.platform} AND holder = ${this.holder}`;
-    this.held = renewed === 1;
+    this.held = await renewLease(this.deps.prisma, this.platform, this.holder, this.leaseSeconds);
     return this.held;
   }
 

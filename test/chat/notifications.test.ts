@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pressButton } from '../../src/domain/chat/decisions.js';
+import { pressButton } from '../../src/chat-bot/decisions.js';
 import { fanOutSource } from '../../src/domain/chat/fan-out.js';
 import { sendDailySummaries } from '../../src/domain/chat/summary.js';
 import { BotApiStandIn } from '../support/bot-api.js';

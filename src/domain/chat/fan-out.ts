@@ -2,6 +2,7 @@ import type { JobData } from '../../queue/job-types.js';
 import type { Deps } from '../deps.js';
 import { renderNotice, type NoticeSource } from './render.js';
 import { createPrompt, queueChatMessage } from './send.js';
+import { linksTaking } from './store/links.js';
 
 /** Loads what a `chat-notify` job names (a project event or a device event) and fans it out. */
 export async function fanOutNotice(deps: Deps, data: JobData<'chat-notify'>): Promise<number> {
@@ -27,9 +28,7 @@ export async function fanOutNotice(deps: Deps, data: JobData<'chat-notify'>): Pr
  * act as its own user), all in one transaction. Returns how many were queued.
  */
 export async function fanOutSource(deps: Deps, merchantId: string, source: NoticeSource): Promise<number> {
-  const links = await deps.prisma.$queryRaw<{ id: string }[]>`
-    SELECT l.id FROM users u JOIN chat_links l ON l.user_id = u.id
-    WHERE u.merchant_id = ${merchantId}::uuid AND ${source.type} = ANY (l.events) ORDER BY l.created_at, l.id`;
+  const links = await linksTaking(deps.prisma, merchantId, source.type);
   if (links.length === 0) return 0;
   const rendered = await renderNotice(deps, source);
   if (!rendered) return 0;

@@ -7,6 +7,7 @@ import type { Deps } from '../deps.js';
 import { parseInput, uuidSchema } from '../validation.js';
 import { botUsername, deepLink } from './bots.js';
 import { CHAT_NOTIFICATIONS, type ChatPlatform } from './kinds.js';
+import { spendLinkCode } from './store/links.js';
 
 /** A code links a chat within 10 minutes of its making, once. */
 export const LINK_CODE_TTL_MS = 10 * 60 * 1000;
@@ -83,16 +84,13 @@ export type Linked = { link: ChatLink; again: boolean };
 export async function linkChat(deps: Deps, platform: ChatPlatform, code: string, chat: { id: number; title: string }): Promise<Linked | null> {
   if (!/^[A-Za-z0-9]{4,64}$/.test(code.trim())) return null;
   return deps.prisma.$transaction(async (tx) => {
-    const [spent] = await tx.$queryRaw<{ user_id: string }[]>`
-      UPDATE chat_link_codes SET used_at = now()
-      WHERE code_hash = ${hashLinkCode(code)} AND platform = ${platform} AND used_at IS NULL AND expires_at > now()
-      RETURNING user_id`;
-    if (!spent) return null;
-    const where = { platform_chatId_userId: { platform, chatId: BigInt(chat.id), userId: spent.user_id } };
+    const userId = await spendLinkCode(tx, hashLinkCode(code), platform);
+    if (!userId) return null;
+    const where = { platform_chatId_userId: { platform, chatId: BigInt(chat.id), userId } };
     const before = await tx.chatLink.findUnique({ where });
     const link = before
       ? await tx.chatLink.update({ where, data: { chatTitle: chat.title } })
-      : await tx.chatLink.create({ data: { platform, chatId: BigInt(chat.id), userId: spent.user_id, chatTitle: chat.title, events: [...CHAT_NOTIFICATIONS] } });
+      : await tx.chatLink.create({ data: { platform, chatId: BigInt(chat.id), userId, chatTitle: chat.title, events: [...CHAT_NOTIFICATIONS] } });
     return { link, again: before !== null };
   });
 }

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { isChatEvent } from './kinds.js';
+import { deviceEventHasChats, projectEventHasChats } from './store/links.js';
 
 /**
  * Where the webhook events are emitted (payment and message events: `queueDeliveries`; device
@@ -16,16 +17,7 @@ export async function queueChatNotice(
   notice: { type: string } & ({ eventId: string; projectId: string } | { deviceEventId: string; deviceId: string }),
 ): Promise<void> {
   if (!isChatEvent(notice.type)) return;
-  const [row] =
-    'eventId' in notice
-      ? await tx.$queryRaw<{ any: boolean }[]>`
-          SELECT EXISTS (
-            SELECT 1 FROM projects p JOIN users u ON u.merchant_id = p.merchant_id JOIN chat_links l ON l.user_id = u.id
-            WHERE p.id = ${notice.projectId}::uuid AND ${notice.type} = ANY (l.events)) AS any`
-      : await tx.$queryRaw<{ any: boolean }[]>`
-          SELECT EXISTS (
-            SELECT 1 FROM devices d JOIN users u ON u.merchant_id = d.merchant_id JOIN chat_links l ON l.user_id = u.id
-            WHERE d.id = ${notice.deviceId}::uuid AND ${notice.type} = ANY (l.events)) AS any`;
-  if (!row?.any) return;
+  const any = 'eventId' in notice ? await projectEventHasChats(tx, notice.projectId, notice.type) : await deviceEventHasChats(tx, notice.deviceId, notice.type);
+  if (!any) return;
   await jobs.send('chat-notify', 'eventId' in notice ? { eventId: notice.eventId } : { deviceEventId: notice.deviceEventId }, { tx });
 }

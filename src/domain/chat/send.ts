@@ -9,6 +9,7 @@ import { botApi } from './bots.js';
 import type { ChatPlatform } from './kinds.js';
 import { unlinkChat } from './links.js';
 import type { ButtonSpec } from './render.js';
+import { heldFor, holdSlot, reserveSlot } from './store/slots.js';
 
 /** At most one message a second to a chat, and 25 a second from a bot (the Bot API's limits). */
 export const CHAT_SPACING_MS = 1_000;
@@ -35,32 +36,6 @@ export function queueChatMessage(tx: Tx, jobs: JobQueue, message: { linkId: stri
   return jobs.send('chat-send', { ...message, attempt: 1 }, { tx });
 }
 
-/**
- * Reserves the next send slot of a key (a chat, a bot): the instant from which this message may
- * go, each slot `spacingMs` after the one before, across every process (one row per key).
- */
-async function reserveSlot(deps: Deps, key: string, spacingMs: number): Promise<number> {
-  const [row] = await deps.prisma.$queryRaw<{ wait_ms: number }[]>`
-    INSERT INTO chat_send_slots AS s (key, next_at) VALUES (${key}, clock_timestamp() + ${spacingMs} * interval '1 millisecond')
-    ON CONFLICT (key) DO UPDATE SET next_at = greatest(s.next_at, clock_timestamp()) + ${spacingMs} * interval '1 millisecond'
-    RETURNING greatest(0, extract(epoch FROM (s.next_at - clock_timestamp())) * 1000 - ${spacingMs})::float8 AS wait_ms`;
-  return row!.wait_ms;
-}
-
-/** Holds a key for `ms` from now (a 429's retry_after): slots reserved before are not used until then either. */
-async function holdSlot(deps: Deps, key: string, ms: number): Promise<void> {
-  await deps.prisma.$executeRaw`
-    INSERT INTO chat_send_slots AS s (key, next_at, held_until)
-    VALUES (${key}, clock_timestamp() + ${ms} * interval '1 millisecond', clock_timestamp() + ${ms} * interval '1 millisecond')
-    ON CONFLICT (key) DO UPDATE SET next_at = greatest(s.next_at, EXCLUDED.next_at), held_until = greatest(s.held_until, EXCLUDED.held_until)`;
-}
-
-/** How long a key is still held by a 429 (ms; 0 when it is not). */
-async function heldFor(deps: Deps, keys: string[]): Promise<number> {
-  const [row] = await deps.prisma.$queryRaw<{ ms: number | null }[]>`
-    SELECT max(extract(epoch FROM (held_until - clock_timestamp())) * 1000)::float8 AS ms FROM chat_send_slots WHERE key = ANY (${keys}) AND held_until > clock_timestamp()`;
-  return Math.max(0, row?.ms ?? 0);
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -84,17 +59,17 @@ export async function deliverChatMessage(deps: Deps, data: JobData<'chat-send'>)
   if (!api) return 'dropped';
   const chat = chatKey(platform, link.chatId);
   if (!data.slotReserved) {
-    const wait = await reserveSlot(deps, chat, CHAT_SPACING_MS);
+    const wait = await reserveSlot(deps.prisma, chat, CHAT_SPACING_MS);
     if (wait > MAX_SLEEP_MS) {
       await deps.jobs.send('chat-send', { ...data, slotReserved: true }, { startAfter: new Date(Date.now() + wait) });
       return 'retrying';
     }
     if (wait > 0) await sleep(wait);
   }
-  const botWait = await reserveSlot(deps, platform, BOT_SPACING_MS);
+  const botWait = await reserveSlot(deps.prisma, platform, BOT_SPACING_MS);
   if (botWait > 0) await sleep(Math.min(botWait, MAX_SLEEP_MS));
   // A 429 since this slot was reserved: its retry_after holds every message of the chat (or bot).
-  const held = await heldFor(deps, [chat, platform]);
+  const held = await heldFor(deps.prisma, [chat, platform]);
   if (held > 0) {
     await deps.jobs.send('chat-send', { linkId: data.linkId, text: data.text, promptId: data.promptId, attempt: data.attempt }, { startAfter: new Date(Date.now() + held) });
     return 'retrying';
@@ -118,7 +93,7 @@ export async function deliverChatMessage(deps: Deps, data: JobData<'chat-send'>)
     if (err instanceof GrammyError && err.error_code === 429) {
       const retryAfter = Number(err.parameters.retry_after ?? 1);
       delayMs = Math.max(1, retryAfter) * 1000;
-      await holdSlot(deps, chat, delayMs);
+      await holdSlot(deps.prisma, chat, delayMs);
     }
     deps.log.info({ err: err instanceof Error ? err.message : String(err), linkId: link.id, attempt: data.attempt, delayMs }, 'chat message: trying again later');
     await deps.jobs.send('chat-send', { linkId: data.linkId, text: data.text, promptId: data.promptId, attempt: data.attempt + 1 }, { startAfter: new Date(Date.now() + delayMs) });

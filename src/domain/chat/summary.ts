@@ -3,8 +3,7 @@ import type { Deps } from '../deps.js';
 import { faDigits, toman } from './format.js';
 import { DAILY_SUMMARY } from './kinds.js';
 import { queueChatMessage } from './send.js';
-
-type MerchantDay = { confirmed_count: bigint; confirmed_sum: bigint | null; review_payments: bigint; review_messages: bigint; pending: bigint };
+import { merchantDay } from './store/links.js';
 
 /**
  * The day's summary (23:00 Tehran) to every chat that takes `daily.summary`: its merchant's live
@@ -26,14 +25,7 @@ export async function sendDailySummaries(deps: Deps, now: Date): Promise<number>
     const merchantId = link.user.merchantId;
     let text = texts.get(merchantId);
     if (!text) {
-      const [row] = await deps.prisma.$queryRaw<MerchantDay[]>`
-        SELECT
-          (SELECT count(*) FROM payments WHERE merchant_id = ${merchantId}::uuid AND NOT sandbox AND status = 'confirmed' AND confirmed_at >= ${from}) AS confirmed_count,
-          (SELECT sum(coalesce(amount_received, amount_final)) FROM payments WHERE merchant_id = ${merchantId}::uuid AND NOT sandbox AND status = 'confirmed' AND confirmed_at >= ${from})::bigint AS confirmed_sum,
-          (SELECT count(*) FROM payments WHERE merchant_id = ${merchantId}::uuid AND NOT sandbox AND review_required) AS review_payments,
-          (SELECT count(*) FROM bank_messages WHERE merchant_id = ${merchantId}::uuid AND NOT simulated AND status = 'needs_review') AS review_messages,
-          (SELECT count(*) FROM payments WHERE merchant_id = ${merchantId}::uuid AND NOT sandbox AND status = 'pending') AS pending`;
-      const r = row!;
+      const r = await merchantDay(deps.prisma, merchantId, from);
       const waiting = Number(r.review_payments) + Number(r.review_messages);
       text =
         `📊 خلاصه‌ی امروز، ${faDigits(key.replaceAll('-', '/'))}\n` +
