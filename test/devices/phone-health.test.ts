@@ -25,7 +25,11 @@ const healthOf = async (shop: Shop) => (await app.deps.prisma.device.findUniqueO
 async function optIn(shop: Shop, events: string[]) {
   await gqlOk(app.baseUrl, `mutation($p: ID!, $u: String!, $e: [String!]) { setWebhookEndpoint(projectId: $p, url: $u, events: $e) { secret } }`, { p: shop.projectId, u: 'https://shop.example.com/hooks', e: events }, shop.merchantKey);
 }
-const deviceEvents = (shop: Shop, type: string) => app.deps.prisma.deviceEvent.findMany({ where: { deviceId: shop.deviceId, type }, include: { deliveries: true } });
+/** The device's events of a type; the payload column is json, which Prisma hands back as text. */
+async function deviceEvents(shop: Shop, type: string) {
+  const rows = await app.deps.prisma.deviceEvent.findMany({ where: { deviceId: shop.deviceId, type }, include: { deliveries: true } });
+  return rows.map((r) => ({ ...r, payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload }));
+}
 
 describe.concurrent('heartbeat telemetry', () => {
   it('our own body: battery, charging, network and app version are shown on the device', async () => {
