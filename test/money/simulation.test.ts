@@ -73,7 +73,9 @@ async function dropGuards(app: TestApp) {
   await client.end();
 }
 
-describe('money simulation', () => {
+// The seeds run side by side (up to vitest's maxConcurrency, 5), each on its own service and
+// database: most of a seed's time is the pause between rounds, which they share.
+describe.concurrent('money simulation', () => {
   for (const seed of seeds) {
     it(`seed ${seed}: no wrong confirmation, no lost or doubled fee, under random interleavings`, async () => {
       const app = await startTestApp({ role: seed % 2 === 0 ? 'api' : 'all' });
