@@ -72,8 +72,11 @@ const dateTimeFormat = new Intl.DateTimeFormat('fa-IR-u-ca-persian-nu-arabext', 
   hourCycle: 'h23',
 });
 
+/** «۱۴۰۵/۰۹/۰۸ ساعت ۰۱:۱۹»: the Jalali date and the Tehran time, joined by a word (never Intl's Latin comma). */
 export function formatDateTime(iso: string | null | undefined): string {
-  return iso ? dateTimeFormat.format(new Date(iso)) : '—';
+  if (!iso) return '—';
+  const parts = Object.fromEntries(dateTimeFormat.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+  return faDigits(`${parts.year}/${parts.month}/${parts.day} ساعت ${parts.hour}:${parts.minute}`).replace(/\u200e|\u200f/g, '');
 }
 
 const relative = new Intl.RelativeTimeFormat('fa-IR', { numeric: 'auto' });
@@ -96,4 +99,18 @@ export function formatPercent(share: number | null | undefined): string {
 /** A card number in groups of four, left to right even in an RTL page (the element has dir="ltr"). */
 export function groupCard(card: string): string {
   return card.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/** A duration given in seconds, in words: «۵ ثانیه», «۱۵ دقیقه», «۱ دقیقه و ۳۰ ثانیه», «۲ ساعت». */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds == null || !Number.isFinite(seconds)) return '—';
+  const s = Math.max(0, Math.round(seconds));
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  const parts: string[] = [];
+  if (hours) parts.push(`${faNumber(hours)} ساعت`);
+  if (minutes) parts.push(`${faNumber(minutes)} دقیقه`);
+  if (rest || parts.length === 0) parts.push(`${faNumber(rest)} ثانیه`);
+  return parts.join(' و ');
 }

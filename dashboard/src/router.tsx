@@ -9,7 +9,8 @@ export const BASE = '/dashboard';
 
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((fn) => fn());
-window.addEventListener('popstate', notify);
+// (Guarded: the unit tests import modules that import this one, outside a browser.)
+if (typeof window !== 'undefined') window.addEventListener('popstate', notify);
 
 function subscribe(fn: () => void) {
   listeners.add(fn);

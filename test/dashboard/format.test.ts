@@ -61,3 +61,54 @@ describe('project section titles', () => {
     expect([...titles.values()]).toEqual(['فروشگاه — 11111111', 'فروشگاه — 22222222', 'فروشگاه (آزمایشی)']);
   });
 });
+
+describe('dashboard words for dates, durations and the API’s refusals', () => {
+  it('writes a date as «۱۴۰۵/۰۹/۰۸ ساعت ۰۱:۱۹» (Tehran time, no Latin comma)', async () => {
+    const { formatDateTime } = await import('../../dashboard/src/format.js');
+    expect(formatDateTime('2026-11-28T21:49:00Z')).toBe('۱۴۰۵/۰۹/۰۸ ساعت ۰۱:۱۹');
+    expect(formatDateTime('2026-11-28T21:49:00Z')).not.toMatch(/[,،A-Za-z]/);
+  });
+
+  it('writes durations in seconds as they are: a 5-second limit is not «۰ دقیقه»', async () => {
+    const { formatDuration } = await import('../../dashboard/src/format.js');
+    expect(formatDuration(5)).toBe('۵ ثانیه');
+    expect(formatDuration(900)).toBe('۱۵ دقیقه');
+    expect(formatDuration(90)).toBe('۱ دقیقه و ۳۰ ثانیه');
+    expect(formatDuration(7200)).toBe('۲ ساعت');
+    expect(formatDuration(0)).toBe('۰ ثانیه');
+  });
+
+  it('translates an invalid_request from the field names in its details, never showing the English message', async () => {
+    const { errorText, fieldErrors } = await import('../../dashboard/src/errors.js');
+    const refusal = {
+      graphQLErrors: [
+        {
+          message: 'destinationCard: must be 16 digits',
+          extensions: { code: 'invalid_request', details: { fields: [{ field: 'input.destinationCard', message: 'must be 16 digits' }] } },
+        },
+      ],
+    } as never;
+    expect(errorText(refusal)).toBe('«کارت مقصد»: باید ۱۶ رقم باشد.');
+    expect(fieldErrors(refusal)).toEqual({ destinationCard: 'باید ۱۶ رقم باشد.' });
+    const unknown = { graphQLErrors: [{ message: 'Something new happened.', extensions: { code: 'brand_new_code' } }] } as never;
+    expect(errorText(unknown)).toBe('درخواست پذیرفته نشد.');
+    const credit = { graphQLErrors: [{ message: "The merchant's credit is used up.", extensions: { code: 'merchant_credit_exhausted' } }] } as never;
+    expect(errorText(credit)).not.toMatch(/[A-Za-z]/);
+  });
+});
+
+describe('dashboard live and test addresses', () => {
+  it('mirrors every page under /dashboard/test, and keeps the sign-in pages out of the mirror', async () => {
+    const { inMode, splitMode } = await import('../../dashboard/src/router.js');
+    expect(inMode('/dashboard/payments?status=pending', 'test')).toBe('/dashboard/test/payments?status=pending');
+    expect(inMode('/dashboard/test/payments', 'live')).toBe('/dashboard/payments');
+    expect(inMode('/dashboard', 'test')).toBe('/dashboard/test');
+    expect(inMode('/dashboard/test', 'live')).toBe('/dashboard');
+    expect(inMode('/dashboard/test/cards/new', 'test')).toBe('/dashboard/test/cards/new');
+    expect(inMode('/dashboard/login?next=%2Fdashboard%2Ftest', 'test')).toBe('/dashboard/login?next=%2Fdashboard%2Ftest');
+    expect(inMode('https://example.com/x', 'test')).toBe('https://example.com/x');
+    expect(splitMode('/test/payments/')).toEqual({ mode: 'test', path: '/payments' });
+    expect(splitMode('/testing')).toEqual({ mode: 'live', path: '/testing' });
+    expect(splitMode('')).toEqual({ mode: 'live', path: '/' });
+  });
+});

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
 import { graphql } from '../graphql.js';
-import { ACTOR_KIND, AUDIT_VIA, label } from '../labels.js';
+import { ACTOR_KIND, AUDIT_ACTION, AUDIT_SUBJECT, AUDIT_VIA, FIELD, known, label } from '../labels.js';
 import { href, navigate, useLocation, useTitle } from '../router.js';
 import { useProjects } from '../projects.js';
+import { Data, Name } from '../ui/data.js';
 import { DateTime, Empty, ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
 
 const Audit = graphql(`
@@ -35,20 +36,46 @@ const Audit = graphql(`
   }
 `);
 
-function describeChanges(changes: Record<string, unknown> | null): string {
-  if (!changes) return '';
-  return Object.entries(changes)
-    .map(([field, change]) => {
-      if (change && typeof change === 'object' && 'to' in change) {
-        const { from, to } = change as { from?: unknown; to?: unknown };
-        return `${field}: ${from === undefined ? '' : `${JSON.stringify(from)} → `}${JSON.stringify(to)}`;
-      }
-      return `${field}: ${JSON.stringify(change)}`;
-    })
-    .join('، ');
+/** A value of a change as a person reads it: empty as «خالی», yes/no in Persian, the rest as data. */
+function ChangeValue({ value }: { value: unknown }) {
+  if (value === null || value === undefined || value === '') return <>خالی</>;
+  if (value === true) return <>بله</>;
+  if (value === false) return <>خیر</>;
+  return <Data>{typeof value === 'string' ? value : JSON.stringify(value)}</Data>;
 }
 
-function AuditPageOf({ after, projectId, isLast, onMore }: { after: string | null; projectId: string | null; isLast: boolean; onMore: (c: string) => void }) {
+/** The changes as «field: before → after», each field by its form's Persian name. */
+function Changes({ changes }: { changes: Record<string, unknown> }) {
+  return (
+    <ul className="muted changes">
+      {Object.entries(changes).map(([field, change]) => {
+        const name = known(FIELD, field) ?? <Data>{field}</Data>;
+        if (change && typeof change === 'object' && 'to' in change) {
+          const { from, to } = change as { from?: unknown; to?: unknown };
+          return (
+            <li key={field}>
+              {name}:{' '}
+              {from !== undefined && (
+                <>
+                  <ChangeValue value={from} />
+                  {' ← '}
+                </>
+              )}
+              <ChangeValue value={to} />
+            </li>
+          );
+        }
+        return (
+          <li key={field}>
+            {name}: <ChangeValue value={change} />
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function AuditPageOf({ after, projectId, hidden, isLast, onMore }: { after: string | null; projectId: string | null; hidden: ReadonlySet<string>; isLast: boolean; onMore: (c: string) => void }) {
   const [result] = useQuery({ query: Audit, variables: { after, projectId } });
   const data = result.data?.auditEvents;
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
@@ -56,27 +83,34 @@ function AuditPageOf({ after, projectId, isLast, onMore }: { after: string | nul
   return (
     <>
       <ul className="rows">
-        {data.edges.map(({ node }) => (
+        {data.edges
+          .filter(({ node }) => !node.projectId || !hidden.has(node.projectId))
+          .map(({ node }) => (
           <li key={node.id} className="row" data-audit-id={node.id}>
             <div className="row-main">
-              <code dir="ltr">{node.action}</code>
+              <strong data-action={node.action}>{known(AUDIT_ACTION, node.action) ?? <Data>{node.action}</Data>}</strong>
               <DateTime iso={node.at} />
             </div>
             <div className="row-meta">
               <span>
-                {label(ACTOR_KIND, node.actor.kind)}: <span dir="auto">{node.actor.label}</span>
+                {label(ACTOR_KIND, node.actor.kind)}
+                {node.actor.kind === 'operator' || node.actor.kind === 'system' ? null : (
+                  <>
+                    : <Data>{node.actor.label}</Data>
+                  </>
+                )}
               </span>
               <span>از راه {label(AUDIT_VIA, node.via)}</span>
-              <span dir="ltr">
-                {node.subjectType} {node.subjectId.slice(0, 8)}
+              <span>
+                {known(AUDIT_SUBJECT, node.subjectType) ?? 'موضوع'} <Data>{node.subjectId.slice(0, 8)}</Data>
               </span>
             </div>
-            {node.note && <p>یادداشت: {node.note}</p>}
-            {node.changes && (
-              <p className="muted changes" dir="ltr">
-                {describeChanges(node.changes)}
+            {node.note && (
+              <p>
+                یادداشت: <Name>{node.note}</Name>
               </p>
             )}
+            {node.changes && <Changes changes={node.changes} />}
           </li>
         ))}
       </ul>
@@ -93,7 +127,11 @@ export function AuditPage() {
   useTitle('گزارش تغییرات');
   const { query } = useLocation();
   const projectId = query.get('project');
-  const projects = useProjects();
+  const { mode } = useLocation();
+  const all = useProjects();
+  // The side shown only: the other side's projects' events are left out (merchant-wide ones stay).
+  const projects = all.filter((p) => p.sandbox === (mode === 'test'));
+  const hidden = new Set(all.filter((p) => p.sandbox !== (mode === 'test')).map((p) => p.id));
   const [pages, setPages] = useState<{ key: string | null; list: (string | null)[] }>({ key: projectId, list: [null] });
   const list = pages.key === projectId ? pages.list : [null];
   return (
@@ -105,7 +143,7 @@ export function AuditPage() {
           <select id="audit-project" value={projectId ?? ''} onChange={(e) => navigate(href('/audit', { project: e.target.value || undefined }))}>
             <option value="">همه</option>
             {projects.map((p) => (
-              <option key={p.id} value={p.id}>
+              <option key={p.id} value={p.id} translate="no">
                 {p.name}
               </option>
             ))}
@@ -116,6 +154,7 @@ export function AuditPage() {
             key={`${projectId}-${after ?? 'first'}`}
             after={after}
             projectId={projectId}
+            hidden={hidden}
             isLast={i === list.length - 1}
             onMore={(c) => setPages({ key: projectId, list: [...list, c] })}
           />

@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { formatJalali, isoJalali, jalaliToday, parseJalali } from '../jalali.js';
 import { PAYMENT_STATUS } from '../labels.js';
 import { useTitle } from '../router.js';
-import { useProjects } from '../projects.js';
+import { useModeProjects } from '../projects.js';
 import { ErrorNote, PageTitle, Section } from '../ui/common.js';
 
 /**
  * Files from GET /v1/exports/{payments|bank-messages|ledger}: plain links, so the browser sends the
- * session cookie and saves the streamed file itself. The API takes Jalali dates as they are.
+ * session cookie and saves the streamed file itself. The API takes Jalali dates as they are. Files for
+ * people: `lang=fa` (Persian headers and statuses, a right-to-left sheet). One project at a time, of
+ * the side shown (live, or test under /dashboard/test): a file never mixes the two.
  */
 const KINDS = [
   ['payments', 'پرداخت‌ها'],
@@ -17,16 +19,17 @@ const KINDS = [
 
 export function ExportsPage() {
   useTitle('خروجی‌ها');
-  const projects = useProjects();
+  const projects = useModeProjects();
   const today = jalaliToday();
   const [from, setFrom] = useState(formatJalali({ ...today, jd: 1 }));
   const [to, setTo] = useState(formatJalali(today));
-  const [projectId, setProjectId] = useState('');
+  const [chosen, setProjectId] = useState('');
+  const projectId = projects.some((p) => p.id === chosen) ? chosen : (projects[0]?.id ?? '');
   const [status, setStatus] = useState('');
   const fromDate = parseJalali(from);
   const toDate = parseJalali(to);
   const link = (kind: string, format: 'csv' | 'xlsx', withStatus: boolean) => {
-    const q = new URLSearchParams({ format });
+    const q = new URLSearchParams({ format, lang: 'fa' });
     if (fromDate) q.set('from', isoJalali(fromDate));
     if (toDate) q.set('to', isoJalali(toDate));
     if (projectId) q.set('projectId', projectId);
@@ -49,9 +52,8 @@ export function ExportsPage() {
           <div className="field">
             <label htmlFor="x-project">پروژه</label>
             <select id="x-project" value={projectId} onChange={(e) => setProjectId(e.target.value)}>
-              <option value="">همه</option>
               {projects.map((p) => (
-                <option key={p.id} value={p.id}>
+                <option key={p.id} value={p.id} translate="no">
                   {p.name}
                 </option>
               ))}
@@ -70,16 +72,17 @@ export function ExportsPage() {
           </div>
         </div>
         <ErrorNote text={(from && !fromDate) || (to && !toDate) ? 'تاریخ را به شکل ۱۴۰۵/۰۹/۰۴ بنویسید.' : null} />
-        <p className="muted">تاریخ‌ها هر دو بار (شمسی تهران و RFC 3339) و مبلغ‌ها به ریال در فایل می‌آیند.</p>
+        <p className="muted">ستون‌ها و وضعیت‌ها فارسی‌اند، تاریخ‌ها شمسی به وقت تهران (و به شکل استاندارد بین‌المللی) و مبلغ‌ها به ریال.</p>
+        {projects.length === 0 && <p className="muted">پروژه‌ای در این بخش نیست.</p>}
       </Section>
       {KINDS.map(([kind, title]) => (
         <Section key={kind} title={title}>
           <p className="buttons">
-            <a className="button" href={link(kind, 'csv', kind === 'payments')} download data-export={`${kind}-csv`}>
-              دریافت CSV
+            <a className="button" href={link(kind, 'xlsx', kind === 'payments')} download data-export={`${kind}-xlsx`}>
+              دریافت فایل اکسل
             </a>
-            <a className="button secondary" href={link(kind, 'xlsx', kind === 'payments')} download data-export={`${kind}-xlsx`}>
-              دریافت Excel
+            <a className="button secondary" href={link(kind, 'csv', kind === 'payments')} download data-export={`${kind}-csv`}>
+              دریافت فایل متنی (سی‌اس‌وی)
             </a>
           </p>
         </Section>
