@@ -11,6 +11,12 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The pass through PgBouncer (npm run test:pooler) is about the service's database path: it
+    // leaves out what that path cannot change, the pages in a browser (the same GraphQL and REST the
+    // other files drive), the SDKs' clients, and what touches no database at all (docs/testing.md).
+    exclude: process.env.TEST_POOLER
+      ? ['**/node_modules/**', 'test/dashboard/**', 'test/checkout/**', 'test/sdk/**', 'test/sms/**', 'test/unit/**', 'test/architecture/**']
+      : ['**/node_modules/**'],
     globalSetup: ['test/support/global-setup.ts'],
     // Generous: only a failing test ever waits this long, and a loaded CI runner once needed more
     // than 30 s to start a child process (test/support/process.ts bounds each child itself).
