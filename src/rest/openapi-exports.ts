@@ -1,6 +1,6 @@
 import { MESSAGE_STATUSES } from '../domain/bank-messages/messages.js';
 import { headersOf } from '../domain/exports/columns.js';
-import { CONTENT_TYPES, EXPORT_FORMATS, EXPORTS_AT_ONCE, LEDGER_KINDS } from '../domain/exports/export.js';
+import { CONTENT_TYPES, EXPORT_FORMATS, EXPORT_LANGS, EXPORT_MODES, EXPORTS_AT_ONCE, LEDGER_KINDS } from '../domain/exports/export.js';
 import { bankMessagesExport, ledgerExport, paymentsExport, type ExportQuery } from '../domain/exports/store/queries.js';
 import { MAX_RANGE_DAYS } from '../domain/reports/date-range.js';
 import { PAYMENT_STATUSES } from '../domain/payments/types.js';
@@ -23,6 +23,13 @@ const RANGE = [
   query('from', 'Start, inclusive: an RFC 3339 date-time, or a Jalali date (from the start of that Tehran day). Default: 30 days before `to`.', { type: 'string' }, '1405-09-01'),
   query('to', `End, inclusive: an RFC 3339 date-time, or a Jalali date (to the end of that Tehran day). Default: now. At most ${MAX_RANGE_DAYS} days after \`from\`.`, { type: 'string' }, '1405-09-30'),
   query('format', 'csv (default) or xlsx.', { type: 'string', enum: [...EXPORT_FORMATS], default: 'csv' }, 'csv'),
+  query(
+    'lang',
+    'en (default): the field names and codes as this document spells them. fa: for people: Persian headers and statuses (banks, reasons, yes/no in Persian), a `mode` column (live/test) after `id`; in XLSX a right-to-left sheet with column widths and amounts shown with thousands separators (still numbers). The dashboard downloads with fa.',
+    { type: 'string', enum: [...EXPORT_LANGS], default: 'en' },
+    'fa',
+  ),
+  query('mode', 'live: real payments and SMS only; test: sandbox payments and simulated deposits only (the ledger is live only). Default: both.', { type: 'string', enum: [...EXPORT_MODES] }, 'live'),
   query('projectId', 'Merchant key: only this project (one the merchant does not own exports nothing). A project key: its own project.', { type: 'string', format: 'uuid' }, '7d3f2c1a-5b6e-4f80-9a1b-2c3d4e5f6a7b'),
 ];
 

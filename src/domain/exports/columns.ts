@@ -45,3 +45,9 @@ export function fieldsOf(columns: ColumnSpec): Field[] {
 export function headersOf(columns: ColumnSpec): string[] {
   return fieldsOf(columns).map((f) => f.header);
 }
+
+/** The columns with `mode` (live | test) after `id`: the Persian export's (lang=fa). */
+export function withMode(columns: ColumnSpec): ColumnSpec {
+  const [first, ...rest] = columns;
+  return [first!, ['mode', 'code'], ...rest];
+}

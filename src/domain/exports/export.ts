@@ -14,7 +14,8 @@ import { rangeFields, rangeLabel, withRange, type DateRange } from '../reports/d
 import { readPool } from '../reports/read-pool.js';
 import { parseInput } from '../validation.js';
 import { collectGarbageSoon } from '../../gc.js';
-import { fieldsOf, type SqlRow } from './columns.js';
+import { fieldsOf, withMode, type SqlRow } from './columns.js';
+import { persianFields } from './persian.js';
 import { BOM, csvOfRows, csvRecords } from './csv.js';
 import { writerWithRoom } from './sinks.js';
 import { openExportCursor } from './store/cursor.js';
@@ -24,11 +25,21 @@ import { xlsxWriter } from './xlsx.js';
 export const EXPORT_KINDS = ['payments', 'bank-messages', 'ledger'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 export const EXPORT_FORMATS = ['csv', 'xlsx'] as const;
+/** `en` (default): field names and codes as the API spells them; `fa`: for people (src/domain/exports/persian.ts). */
+export const EXPORT_LANGS = ['en', 'fa'] as const;
+/** `live` or `test` (sandbox) only; absent: both, as before. */
+export const EXPORT_MODES = ['live', 'test'] as const;
 
 export const LEDGER_KINDS = Object.keys({ topup: true, fee: true, adjustment: true } satisfies Record<LedgerKind, true>) as LedgerKind[];
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { message: `must be one of ${values.join(', ')}` });
-const common = { projectId: z.string().optional(), ...rangeFields, format: oneOf(EXPORT_FORMATS).default('csv') };
+const common = {
+  projectId: z.string().optional(),
+  ...rangeFields,
+  format: oneOf(EXPORT_FORMATS).default('csv'),
+  lang: oneOf(EXPORT_LANGS).default('en'),
+  mode: oneOf(EXPORT_MODES).optional(),
+};
 
 /** Query parameters per export; any other parameter is refused by name (a typo must not widen an export). */
 const INPUTS = {
@@ -39,6 +50,8 @@ const INPUTS = {
     .strict()
     .transform(({ kind, ...rest }, ctx) => ({ ...withRange(rest, ctx), status: kind })),
 };
+
+const SHEET_NAMES_FA: Record<ExportKind, string> = { payments: 'پرداخت‌ها', 'bank-messages': 'پیامک‌های بانک', ledger: 'دفتر اعتبار' };
 
 const QUERIES: Record<ExportKind, ExportQuery> = { payments: paymentsExport, 'bank-messages': bankMessagesExport, ledger: ledgerExport };
 
@@ -76,7 +89,14 @@ export type OpenedExport = {
   writeTo: (sink: Writable, signal: AbortSignal) => Promise<void>;
 };
 
-type Filter = { projectId?: string; range: DateRange; status?: string; format: (typeof EXPORT_FORMATS)[number] };
+type Filter = {
+  projectId?: string;
+  range: DateRange;
+  status?: string;
+  format: (typeof EXPORT_FORMATS)[number];
+  lang: (typeof EXPORT_LANGS)[number];
+  mode?: (typeof EXPORT_MODES)[number];
+};
 
 /**
  * Checks the request, opens a server-side cursor and reads the first batch, so that every error
@@ -97,12 +117,13 @@ export async function openExport(deps: Deps, actor: Actor, kind: ExportKind, que
   let client: pg.PoolClient | null = null;
   try {
     client = await readPool(deps).connect();
-    const cursor = openExportCursor(client, spec, [scope.merchantId, scope.projectId, scope.none, filter.range.from, filter.range.to, filter.status ?? null]);
+    const sandbox = filter.mode === undefined ? null : filter.mode === 'test';
+    const cursor = openExportCursor(client, spec, [scope.merchantId, scope.projectId, scope.none, filter.range.from, filter.range.to, filter.status ?? null, sandbox]);
     const first = await cursor.read(EXPORT_BATCH_ROWS);
     return {
       filename: `${kind}_${rangeLabel(filter.range)}.${filter.format}`,
       contentType: CONTENT_TYPES[filter.format],
-      writeTo: (sink, signal) => streamRows(client!, cursor, first, spec, kind, filter.format, sink, signal).finally(() => running--),
+      writeTo: (sink, signal) => streamRows(client!, cursor, first, spec, kind, filter, sink, signal).finally(() => running--),
     };
   } catch (err) {
     client?.release(err instanceof Error ? err : true);
@@ -117,7 +138,7 @@ async function streamRows(
   first: SqlRow[],
   spec: ExportQuery,
   kind: ExportKind,
-  format: Filter['format'],
+  { format, lang }: Pick<Filter, 'format' | 'lang'>,
   sink: Writable,
   signal: AbortSignal,
 ): Promise<void> {
@@ -132,7 +153,8 @@ async function streamRows(
   };
   signal.addEventListener('abort', drop, { once: true });
   try {
-    const fields = fieldsOf(spec.columns);
+    const columns = lang === 'fa' ? withMode(spec.columns) : spec.columns;
+    const fields = lang === 'fa' ? persianFields(kind, columns, fieldsOf(columns)) : fieldsOf(columns);
     let writer: { rows: (rows: SqlRow[]) => Promise<void>; end: () => Promise<void> };
     if (format === 'csv') {
       const write = writerWithRoom(sink, signal);
@@ -145,7 +167,7 @@ async function streamRows(
         },
       };
     } else {
-      writer = await xlsxWriter(sink, kind, fields, signal);
+      writer = await xlsxWriter(sink, lang === 'fa' ? SHEET_NAMES_FA[kind] : kind, fields, signal, lang === 'fa' ? { rightToLeft: true, widths: fields.map((f) => (f as { width?: number }).width ?? 16) } : undefined);
     }
     let sinceCollected = 0;
     for (let rows = first; rows.length > 0; rows = await cursor.read(EXPORT_BATCH_ROWS)) {

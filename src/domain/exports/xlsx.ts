@@ -30,7 +30,7 @@ export const columnLetters = (index: number): string => (index < 26 ? '' : colum
  * heap V8 lets grow past the export's memory budget. test/exports/xlsx-rows.test.ts holds the two
  * byte for byte equal, so an ExcelJS upgrade that writes rows otherwise is caught.
  */
-export function rowXml(r: number, letters: readonly string[], fields: readonly Field[], row: SqlRow, xmlEncode: (text: string) => string): string {
+export function rowXml(r: number, letters: readonly string[], fields: readonly Field[], row: SqlRow, xmlEncode: (text: string) => string, amountStyle = 0): string {
   let cells = '';
   let first = 0;
   let last = 0;
@@ -40,7 +40,7 @@ export function rowXml(r: number, letters: readonly string[], fields: readonly F
     if (first === 0) first = i + 1;
     last = i + 1;
     const ref = letters[i]! + r;
-    if (typeof value === 'number') cells += `<c r="${ref}"><v>${value}</v></c>`;
+    if (typeof value === 'number') cells += amountStyle && fields[i]!.amount ? `<c r="${ref}" s="${amountStyle}"><v>${value}</v></c>` : `<c r="${ref}"><v>${value}</v></c>`;
     else if (typeof value === 'boolean') cells += `<c r="${ref}" t="b"><v>${value ? 1 : 0}</v></c>`;
     else cells += `<c r="${ref}" t="str"><v>${xmlEncode(value)}</v></c>`;
   }
@@ -89,7 +89,13 @@ export const XLSX_DEFLATE_LEVEL = 3;
  * main module also loads every reader it has (unzipper, saxes, the whole document model), ~21 MB of
  * RSS against the writer's ~10 MB when each is imported alone (docs/BENCHMARKS.md "export").
  */
-export async function xlsxWriter(sink: Writable, sheetName: string, fields: readonly Field[], signal: AbortSignal) {
+/** A sheet for people (lang=fa): right to left, a width per column, amounts shown with separators, the header bold. */
+export type PeopleSheet = { rightToLeft: boolean; widths: readonly number[] };
+
+/** The number format of amounts in a sheet for people: whole rials with thousands separators. */
+export const AMOUNT_FORMAT = '#,##0';
+
+export async function xlsxWriter(sink: Writable, sheetName: string, fields: readonly Field[], signal: AbortSignal, people?: PeopleSheet) {
   const [{ default: WorkbookWriter }, { default: utils }] = await Promise.all([
     import('exceljs/lib/stream/xlsx/workbook-writer.js'),
     import('exceljs/lib/utils/utils.js'),
@@ -98,13 +104,22 @@ export async function xlsxWriter(sink: Writable, sheetName: string, fields: read
   // The archiver's buffers hold 64 KB instead of its 1 MB default: the export waits for room anyway
   // (`highWaterMark` is archiver's own stream option, which ExcelJS's typings of `zip` leave out).
   const zip = { highWaterMark: 64 * 1024, zlib: { level: XLSX_DEFLATE_LEVEL } } as ExcelJS.stream.xlsx.WorkbookStreamWriterOptions['zip'];
-  const workbook = new WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false, zip });
-  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
+  const workbook = new WorkbookWriter({ stream: out, useStyles: Boolean(people), useSharedStrings: false, zip });
+  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1, ...(people ? { rightToLeft: people.rightToLeft } : {}) }] });
+  // The style of amount cells, registered once (our own rows name it by index): ExcelJS's styles part.
+  let amountStyle = 0;
+  if (people) {
+    sheet.columns = people.widths.map((width) => ({ width }));
+    const styles = (workbook as unknown as { styles: { addStyleModel: (model: object, cellType?: number) => number } }).styles;
+    amountStyle = styles.addStyleModel({ numFmt: AMOUNT_FORMAT }, 2 /* ExcelJS ValueType.Number */);
+  }
   const piped = pipeline(out, sink, { signal });
   // Awaited at the end; until then a failure (the reader went away) must not go unhandled.
   piped.catch(() => undefined);
   // The header through ExcelJS itself, which also opens the sheet's data; the rows after it are ours.
-  sheet.addRow(fields.map((f) => f.header)).commit();
+  const header = sheet.addRow(fields.map((f) => f.header));
+  if (people) header.font = { bold: true };
+  header.commit();
   const internals = sheet as unknown as SheetInternals;
   const letters = fields.map((_, i) => columnLetters(i));
   let rowNumber = 1;
@@ -113,7 +128,7 @@ export async function xlsxWriter(sink: Writable, sheetName: string, fields: read
     async rows(rows: readonly SqlRow[]): Promise<void> {
       signal.throwIfAborted();
       let xml = '';
-      for (const row of rows) xml += rowXml(++rowNumber, letters, fields, row, utils.xmlEncode);
+      for (const row of rows) xml += rowXml(++rowNumber, letters, fields, row, utils.xmlEncode, amountStyle);
       if (!internals.stream) throw new Error('exceljs: the worksheet has no stream to write rows into (exceljs internals changed?)');
       void internals.stream.write(xml);
       entry ??= await sheetEntry(internals);

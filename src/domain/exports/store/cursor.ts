@@ -4,7 +4,7 @@ import type { SqlRow } from '../columns.js';
 import type { ExportQuery } from './queries.js';
 
 /** The parameters every export statement takes, in order (queries.ts). */
-export type ExportParams = [merchantId: string, projectId: string | null, none: boolean, from: Date, to: Date, status: string | null];
+export type ExportParams = [merchantId: string, projectId: string | null, none: boolean, from: Date, to: Date, status: string | null, sandbox: boolean | null];
 
 /**
  * Opens the export's server-side cursor on `client` (a connection held for the whole export): rows
