@@ -15,6 +15,7 @@ const SCENARIOS: Record<string, { file: string; what: string }> = {
   soak: { file: 'soak.ts', what: 'SOAK_MINUTES (10) of creates, SMS deposits, webhooks and 500 subscriptions: memory of API and worker, p99 per minute, errors' },
   export: { file: 'export.ts', what: '100,000 payments exported as CSV and XLSX over HTTP: time and peak RSS of the server process' },
   'quiet-shop': { file: 'quiet-shop.ts', what: 'a REST create after 12 s with no request (one API process), against one right after it' },
+  growth: { file: 'growth.ts', what: 'a year of data (GROWTH_SCALE, default 0.01 of 10 M payments) generated in PostgreSQL: every hot path on it against an empty database, alternating; EXPLAIN (ANALYZE, BUFFERS), sizes (--expiry: the expiry deadline on both)' },
   failover: { file: 'failover.ts', what: 'kill -9 of the primary under load, synchronous standby promoted behind PgBouncer: failures, recovery, lost writes' },
 };
 
