@@ -1,13 +1,14 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Step = 'drop' | 'proxy' | 'forward-then-503' | 429 | 500 | 502 | 503;
+export type Step = 'drop' | 'proxy' | 'forward-then-503' | 'extend' | 429 | 500 | 502 | 503;
 
 /**
  * A real HTTP stand-in in front of the service, for the SDKs' retry tests. Each request takes the
  * next step of `plan`: 'drop' closes the connection unanswered; a status answers it with the error
  * envelope (429 with `Retry-After: 1`); 'forward-then-503' lets the service do the work and then
- * loses its answer (503); 'proxy' (also once the plan is used up) forwards and relays the answer.
+ * loses its answer (503); 'extend' forwards and answers as a later /v1 may (a field added, a
+ * `status` the client has never seen); 'proxy' (also once the plan is used up) forwards and relays.
  * `seen` records each request's method, path and Idempotency-Key.
  *
  * Tests in other languages drive it over HTTP: `PUT /__stand-in/plan` (a JSON array of steps,
@@ -67,6 +68,11 @@ export class StandIn {
     const answer = await this.forward(req, body);
     if (step === 'forward-then-503') {
       res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'unavailable', message: 'answer lost', details: {} }, details: {} }));
+      return;
+    }
+    if (step === 'extend' && answer.status < 300) {
+      const later = { ...(JSON.parse(answer.body.toString('utf8')) as object), status: 'on_hold', addedLater: { nested: [1, 2] } };
+      res.writeHead(answer.status, { 'content-type': 'application/json', deprecation: '@1796083200', sunset: 'Wed, 01 Dec 2027 00:00:00 GMT' }).end(JSON.stringify(later));
       return;
     }
     res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);

@@ -209,6 +209,17 @@ describe('retries', () => {
     expect(standIn.seen).toHaveLength(1);
   });
 
+  it('tolerates what /v1 may add: an unknown field and enum value come through, a Deprecation header fails nothing', async () => {
+    const p = await gateway().payments.create({ amount: 35_000, callbackUrl: CALLBACK });
+    standIn.setPlan(['extend']);
+    const later = await gateway({ baseUrl: standIn.url }).payments.get(p.id);
+    expect(later).toMatchObject({ id: p.id, status: 'on_hold', addedLater: { nested: [1, 2] } });
+    // Typed open (the typecheck of this file proves it): a status value added later is a PaymentStatus.
+    const added: import('../../sdk/typescript/src/index.js').PaymentStatus = 'on_hold';
+    expect(later.status).toBe(added);
+    expect(later.addedLater).toEqual({ nested: [1, 2] });
+  });
+
   it('a network error after every retry is GatewayError status 0 network_error', async () => {
     standIn.setPlan(['drop', 'drop']);
     const gw = gateway({ baseUrl: standIn.url, retry: { maxRetries: 1, baseDelayMs: 1 } });

@@ -148,6 +148,16 @@ final class ClientTest extends TestCase
         self::assertSame([$refund['id']], array_column($client->refunds->list($p['id'])['items'], 'id'));
     }
 
+    public function testToleratesWhatV1MayAdd(): void
+    {
+        $p = $this->client()->payments->create(['amount' => 35000, 'callbackUrl' => Support::CALLBACK]);
+        Support::plan(['extend']);
+        $later = $this->client(Support::env('GATEWAY_STANDIN_URL'))->payments->get($p['id']);
+        self::assertSame($p['id'], $later['id']);
+        self::assertSame('on_hold', $later['status']);
+        self::assertSame(['nested' => [1, 2]], $later['addedLater']);
+    }
+
     public function testGivesUpAfterMaxRetriesAndNeverRetriesA4xx(): void
     {
         $client = $this->client(Support::env('GATEWAY_STANDIN_URL'), ['max_retries' => 2, 'base_delay_ms' => 1, 'max_delay_ms' => 2]);
