@@ -25,7 +25,7 @@ let env: Record<string, string>;
 beforeAll(async () => {
   const modules = await run('php', ['-m']);
   // .ci/run installs php-cli, php-curl and phpunit; without them this suite cannot say anything.
-  expect(modules.stdout.split('\n').map((l) => l.trim())).toEqual(expect.arrayContaining(['curl', 'json']));
+  expect(modules.stdout.split('\n').map((l) => l.trim()), 'php needs ext-curl and ext-json (apt-get install php-cli php-curl phpunit)').toEqual(expect.arrayContaining(['curl', 'json']));
   app = await startTestApp({ role: 'api' });
   receiver = await new Receiver().start();
   standIn = await new StandIn(app.baseUrl).start();
