@@ -106,6 +106,8 @@ class Transport {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
       accept: 'application/json',
+      // Tells the operator which SDK version a shop runs (a browser may drop it; nothing depends on it).
+      'user-agent': `cardgateway-sdk-typescript/${SDK_VERSION}`,
     };
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
