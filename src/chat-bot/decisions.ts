@@ -2,6 +2,7 @@ import { AppError } from '../errors.js';
 import { attachDeposit } from '../operations/attach-deposit.js';
 import { dismissDeposit } from '../operations/dismiss-deposit.js';
 import { dismissPaymentReview } from '../operations/dismiss-payment-review.js';
+import { resolveBalanceGap } from '../operations/resolve-balance-gap.js';
 import { runOperation } from '../operations/run.js';
 import type { UserActor } from '../domain/auth/actor.js';
 import { isUserRole } from '../domain/auth/roles.js';
@@ -64,6 +65,18 @@ export async function pressButton(deps: Deps, platform: ChatPlatform, press: { t
         await runOperation(deps, dismissDeposit, actor, { id: button.messageId ?? '', body: { note } }, { via });
         outcome = '🚫 واریز نادیده گرفته شد';
         break;
+      case 'resolve_gap': {
+        // Resolving the same gap with the same payment again is the operation's idempotent repeat: a decided gap is already decided here.
+        const gap = button.gapId ? await deps.prisma.balanceGap.findUnique({ where: { id: button.gapId } }) : null;
+        if (gap && gap.status !== 'open') {
+          await markDecided(deps, subjectsOf(prompt.subjectId, button), null, DECIDED_ELSEWHERE);
+          return { answer: ANSWERS.already, edit: prompt.text + outcomeLine(DECIDED_ELSEWHERE) };
+        }
+        await runOperation(deps, resolveBalanceGap, actor, { id: button.gapId ?? '', body: { paymentId: button.paymentId, note } }, { via });
+        const paid = button.paymentId ? await deps.prisma.payment.findUnique({ where: { id: button.paymentId }, select: { orderId: true } }) : null;
+        outcome = `✅ پول گم‌شده به سفارش ${paid?.orderId ?? '—'} داده و پرداخت تأیید شد`;
+        break;
+      }
       case 'dismiss_review':
         await runOperation(deps, dismissPaymentReview, actor, { id: button.paymentId ?? '', body: { note } }, { via });
         outcome = '☑️ بررسی این پرداخت لازم نبود';
@@ -106,6 +119,6 @@ async function markDecided(deps: Deps, subjectIds: string[], promptId: string | 
 /** What a decision settles: the prompt's subject, and for an attach both the deposit and the payment. */
 function subjectsOf(subjectId: string, button: { action: string; messageId: string | null; paymentId: string | null }): string[] {
   const ids = new Set([subjectId]);
-  if (button.action === 'attach') for (const id of [button.messageId, button.paymentId]) if (id) ids.add(id);
+  if (button.action === 'attach' || button.action === 'resolve_gap') for (const id of [button.messageId, button.paymentId]) if (id) ids.add(id);
   return [...ids];
 }

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pressButton } from '../../src/chat-bot/decisions.js';
 import { fanOutSource } from '../../src/domain/chat/fan-out.js';
 import { sendDailySummaries } from '../../src/domain/chat/summary.js';
+import { reportHealthChanges } from '../../src/domain/devices/health-sweep.js';
+import { reportOfflineDevices } from '../../src/domain/devices/transitions.js';
 import { BotApiStandIn } from '../support/bot-api.js';
+import { mellatDeposit } from '../support/sms.js';
 import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { addSignedInUser, errorCode, gqlAs, gqlOkAs, USERS_ENV, type SignedIn } from '../users/support.js';
 import { BALE, buttonsOf, CREATE_CODE, linkChat, messageWith, MY_LINKS, TG } from './support.js';
@@ -32,7 +35,6 @@ beforeAll(async () => {
       BALE_BOT_TOKEN: BALE,
       BALE_API_ROOT: bot.url,
       CHAT_POLL_LEASE_SECONDS: '3',
-      DEVICE_OFFLINE_SECONDS: '2',
       PUBLIC_BASE_URL: 'https://pay.example.com',
     },
   });
@@ -55,8 +57,11 @@ afterAll(async () => {
 const simulate = (paymentId: string, outcome: string) => request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId, outcome } });
 
 /** A payment held for review with one deposit waiting on it (base amount, no code). */
+let heldAmount = 150_000;
 async function heldDeposit(orderId: string) {
-  const p = (await createPaymentRest(app, shop.apiKey, { amount: 150_000, orderId })).body;
+  // Each its own amount, so no earlier payment is a candidate too.
+  heldAmount += 7_000;
+  const p = (await createPaymentRest(app, shop.apiKey, { amount: heldAmount, orderId })).body;
   const sim = await simulate(p.id, 'base_amount');
   expect(sim.body.bankMessage.status).toBe('needs_review');
   return { paymentId: p.id as string, messageId: sim.body.bankMessage.id as string };
@@ -67,7 +72,15 @@ const faToman = (rials: bigint | string) => `${new Intl.NumberFormat('fa-IR', { 
 
 /** The held-deposit message to a chat whose first button names this order. */
 const heldMessage = (chatId: number, orderId: string) =>
-  bot.waitFor(`the held deposit of ${orderId} to ${chatId}`, () => bot.messagesTo(TG, chatId).find((m) => m.text.includes('واریزی منتظر تصمیم') && buttonsOf(m)[0]?.text.includes(orderId)));
+  bot.waitFor(`the held deposit of ${orderId} to ${chatId}`, () => bot.messagesTo(TG, chatId).find((m) => m.text.includes('واریزی منتظر تصمیم') && buttonsOf(m).some((b) => b.text.includes(orderId))));
+
+/** Sets what the chats of these users are told (fewer messages queue behind each other at one a second per chat). */
+async function tell(users: SignedIn[], events: string[]) {
+  for (const user of users) {
+    const links = (await gqlOkAs(app, user.cookie, MY_LINKS)).viewer.user.chatLinks as { id: string }[];
+    for (const link of links) await gqlOkAs(app, user.cookie, `mutation($id: ID!, $e: [String!]!) { updateChatLink(id: $id, input: { events: $e }) { id } }`, { id: link.id, e: events });
+  }
+}
 
 describe('linking', () => {
   it('a code links a private chat once; a used, unknown or expired code gets a Persian reply and links nothing', async () => {
@@ -147,7 +160,7 @@ describe('notifications', () => {
     });
     const { paymentId, messageId } = await heldDeposit('ORD-HELD-1');
     const held = await heldMessage(OWNER_CHAT, 'ORD-HELD-1');
-    expect(held.text).toContain('۱۵٬۰۰۰ تومان');
+    expect(held.text).toContain(`مبلغ: ${faToman(BigInt(heldAmount))}`);
     const { amountFinal } = await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: paymentId } });
     expect(held.text).toContain('https://pay.example.com/dashboard/review');
     expect(buttonsOf(held).map((b) => b.text)).toEqual([`پرداخت سفارش ORD-HELD-1 (${faToman(amountFinal)})`, 'نادیده گرفتن این واریز']);
@@ -168,19 +181,22 @@ describe('notifications', () => {
     expect(bot.messagesTo(TG, VIEWER_CHAT).some((m) => m.text.includes('واریزی منتظر تصمیم') && m.text.includes('ORD-HELD-1'))).toBe(false);
   });
 
-  it('device.offline from the worker’s health sweep; device.silent, device.low_battery and card.balance_gap render and reach the chats', async () => {
+  it('device.low_battery and device.offline from the workers’ health sweeps; device.silent rendered and sent', async () => {
     const live = await makeShop(app, { sandbox: false, merchantKey: shop.merchantKey });
     const device = await app.deps.prisma.device.findUniqueOrThrow({ where: { id: live.deviceId! } });
-    const offline = await messageWith(bot, OWNER_CHAT, `گوشی «${device.name}» قطع شده است`, TG, 20_000);
+    expect((await request(app.baseUrl, 'POST', '/v1/device/heartbeat', { token: live.deviceToken, body: { battery: 9, charging: false } })).status).toBeLessThan(300);
+    await reportHealthChanges(app.deps);
+    expect((await messageWith(bot, STAFF_CHAT, `باتری گوشی «${device.name}» کم است`)).text).toContain('باتری: ۹٪');
+
+    // Silent past the offline threshold: the sweep the device-health job runs.
+    await app.deps.prisma.device.update({ where: { id: device.id }, data: { lastHeartbeatAt: new Date(Date.now() - 3_600_000) } });
+    expect(await reportOfflineDevices(app.deps)).toBeGreaterThanOrEqual(1);
+    const offline = await messageWith(bot, OWNER_CHAT, `گوشی «${device.name}» قطع شده است`);
     expect(offline.text).toContain('https://pay.example.com/dashboard/devices');
 
-    const merchantId = device.merchantId;
-    await fanOutSource(app.deps, merchantId, { type: 'device.silent', payload: {}, createdAt: new Date(), deviceId: device.id });
-    await fanOutSource(app.deps, merchantId, { type: 'device.low_battery', payload: { battery: 12 }, createdAt: new Date(), deviceId: device.id });
-    await fanOutSource(app.deps, merchantId, { type: 'card.balance_gap', payload: { amount: '1500000' }, createdAt: new Date(), projectId: live.projectId });
+    // device.silent needs six hours without a bank SMS while payments were made: its message, through the same fan-out.
+    await fanOutSource(app.deps, device.merchantId, { type: 'device.silent', payload: { lastBankMessageAt: null }, createdAt: new Date(), deviceId: device.id });
     expect((await messageWith(bot, STAFF_CHAT, 'پیامکی از بانک نمی‌فرستد')).text).toContain('/dashboard/devices');
-    expect((await messageWith(bot, STAFF_CHAT, 'باتری گوشی')).text).toContain('۱۲٪');
-    expect((await messageWith(bot, STAFF_CHAT, 'موجودی کارت با پیامک‌ها نمی‌خواند')).text).toContain('۱۵۰٬۰۰۰ تومان');
   });
 
   it('the daily summary: the day’s confirmed payments in toman and what waits, once a day per chat', async () => {
@@ -196,10 +212,9 @@ describe('notifications', () => {
 });
 
 describe('buttons', () => {
+  beforeAll(() => tell([owner, staff, viewer], ['bank_message.needs_review']));
+
   it('a staff press attaches as that user, audited via telegram, the message edited; a second press is already decided; a viewer is not allowed; a tampered token does nothing', async () => {
-    // The viewer hears of reviews again, to press.
-    const viewerLink = (await gqlOkAs(app, viewer.cookie, MY_LINKS)).viewer.user.chatLinks[0].id;
-    await gqlOkAs(app, viewer.cookie, `mutation($id: ID!) { updateChatLink(id: $id, input: { events: ["bank_message.needs_review"] }) { id } }`, { id: viewerLink });
     const { paymentId, messageId } = await heldDeposit('ORD-BTN-1');
     const viewerMsg = await heldMessage(VIEWER_CHAT, 'ORD-BTN-1');
     const refused = bot.press(TG, viewerMsg, buttonsOf(viewerMsg)[0]!.data);
@@ -257,17 +272,59 @@ describe('buttons', () => {
   });
 });
 
+describe('balance gaps', () => {
+  it('card.balance_gap names its candidates; a press resolves the gap with that payment as the user, via bale', async () => {
+    const ACCOUNT = '1234567890';
+    const MINUTE = 60_000;
+    const gapShop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+    gapShop.merchantId = (await app.deps.prisma.project.findUniqueOrThrow({ where: { id: gapShop.projectId } })).merchantId;
+    const gapStaff = await addSignedInUser(app, gapShop.merchantId, 'staff');
+    const BALE_CHAT = 9101;
+    await linkChat(app, bot, gapStaff.cookie, { id: BALE_CHAT }, BALE);
+    const send = (body: string) => request(app.baseUrl, 'POST', '/v1/device/messages', { token: gapShop.deviceToken, body: { sender: 'BankMellat', body, receivedAt: new Date().toISOString() } });
+    const lost = (await createPaymentRest(app, gapShop.apiKey, { amount: 431_000, orderId: 'ORD-LOST' })).body;
+    const next = (await createPaymentRest(app, gapShop.apiKey, { amount: 432_000, orderId: 'ORD-NEXT' })).body;
+    const now = Math.floor(Date.now() / MINUTE) * MINUTE;
+    const reference = 8_000_000n;
+    expect((await send(mellatDeposit({ account: ACCOUNT, amount: 55_000, balance: reference, at: new Date(now - 3 * MINUTE) }))).body.status).toBe('unmatched');
+    const afterNext = reference + BigInt(lost.amountFinal) + BigInt(next.amountFinal);
+    // The lost payment's SMS never comes; the next one's shows the balance with it.
+    expect((await send(mellatDeposit({ account: ACCOUNT, amount: next.amountFinal, balance: afterNext, at: new Date(now) }))).body.status).toBe('needs_review');
+
+    const gapMsg = await bot.waitFor('the gap message', () => bot.messagesTo(BALE, BALE_CHAT).find((m) => m.text.includes('با پیامک‌ها نمی‌خواند')));
+    expect(gapMsg.text).toContain(`پولی که پیامکش نرسیده: ${faToman(lost.amountFinal)}`);
+    expect(gapMsg.text).toContain('https://pay.example.com/dashboard/review');
+    const [resolve] = buttonsOf(gapMsg);
+    expect(resolve!.text).toBe(`پول سفارش ORD-LOST بود (${faToman(lost.amountFinal)})`);
+    const pressed = bot.press(BALE, gapMsg, resolve!.data);
+    expect((await bot.answer(BALE, pressed)).text).toContain('ORD-LOST');
+    const gap = await app.deps.prisma.balanceGap.findFirstOrThrow({ where: { cardId: gapShop.cardId } });
+    expect(gap).toMatchObject({ status: 'resolved', resolvedPaymentId: lost.id });
+    expect(await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: lost.id } })).toMatchObject({ status: 'confirmed', confirmationSource: 'manual' });
+    const audit = await app.deps.prisma.auditEvent.findMany({ where: { subjectId: { in: [gap.id, lost.id] } } });
+    expect(audit.length).toBeGreaterThanOrEqual(1);
+    for (const a of audit) expect(a).toMatchObject({ via: 'bale', actorKind: 'user', actorId: gapStaff.userId });
+    expect((await bot.waitFor('the edit', () => gapMsg.edits.at(-1))).text).toContain(gapStaff.email);
+    const again = bot.press(BALE, gapMsg, resolve!.data);
+    expect((await bot.answer(BALE, again)).text).toContain('قبلاً تصمیم');
+  });
+});
+
 describe('delivery', () => {
+  beforeAll(() => tell([owner, staff, viewer], []));
+
   it('a 429 waits its retry_after; messages to one chat are spaced; a 403 unlinks the chat', async () => {
     const { link } = await linkChat(app, bot, owner.cookie, { id: 8001 });
     await gqlOkAs(app, owner.cookie, `mutation($id: ID!) { updateChatLink(id: $id, input: { events: ["payment.confirmed"] }) { id } }`, { id: link.id });
+    const since = Date.now();
     bot.failNext('sendMessage', { code: 429, retryAfter: 1, chatId: 8001 });
     for (const order of ['ORD-RATE-1', 'ORD-RATE-2', 'ORD-RATE-3']) {
       const p = (await createPaymentRest(app, shop.apiKey, { amount: 120_000, orderId: order })).body;
       await simulate(p.id, 'match');
     }
-    await bot.message(TG, 8001, 3, 20_000);
-    const calls = bot.calls.filter((c) => c.method === 'sendMessage' && Number(c.body.chat_id) === 8001);
+    // The link's own reply, then the three.
+    await bot.message(TG, 8001, 4, 20_000);
+    const calls = bot.calls.filter((c) => c.method === 'sendMessage' && Number(c.body.chat_id) === 8001 && c.at >= since);
     expect(calls.length).toBe(4);
     // The refused try, then nothing to this chat for its retry_after.
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(950);

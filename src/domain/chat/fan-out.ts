@@ -9,16 +9,22 @@ export async function fanOutNotice(deps: Deps, data: JobData<'chat-notify'>): Pr
   if (data.eventId) {
     const event = await deps.prisma.event.findUnique({ where: { id: data.eventId }, include: { project: { select: { merchantId: true } } } });
     if (!event) return 0;
-    const payload = (event.payload ?? {}) as Record<string, unknown>;
+    const payload = payloadOf(event.payload);
     return fanOutSource(deps, event.project.merchantId, { type: event.type, payload, createdAt: event.createdAt, projectId: event.projectId, paymentId: event.paymentId, bankMessageId: event.bankMessageId });
   }
   if (data.deviceEventId) {
     const event = await deps.prisma.deviceEvent.findUnique({ where: { id: data.deviceEventId }, include: { device: { select: { merchantId: true } } } });
     if (!event) return 0;
-    const payload = (event.payload ?? {}) as Record<string, unknown>;
+    const payload = payloadOf(event.payload);
     return fanOutSource(deps, event.device.merchantId, { type: event.type, payload, createdAt: event.createdAt, deviceId: event.deviceId });
   }
   return 0;
+}
+
+/** An event's payload as an object (a `json` column may come back as its text). */
+function payloadOf(payload: unknown): Record<string, unknown> {
+  const value = typeof payload === 'string' ? (JSON.parse(payload) as unknown) : payload;
+  return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 }
 
 /**

@@ -92,14 +92,26 @@ export async function renderNotice(deps: Deps, n: NoticeSource): Promise<Rendere
       };
     }
     case 'card.balance_gap': {
-      const amount = str(n.payload.amount) ?? (typeof n.payload.amount === 'number' ? String(n.payload.amount) : null);
-      const gapId = str(n.payload.balanceGapId) ?? str(n.payload.gapId) ?? str(n.payload.id);
-      const signed = amount ? BigInt(amount) : null;
-      const what =
-        signed === null ? '' : signed > 0n ? `\nپول بدون پیامک: ${toman(signed)}` : `\nبرداشت بدون پیامک: ${toman(-signed)}`;
-      return {
-        text: `💳 موجودی کارت با پیامک‌ها نمی‌خواند${what}\nزمان: ${jalaliTime(n.createdAt)}${projectLine}\n\n${base}/review${gapId ? `?gap=${gapId}` : ''}`,
-      };
+      const gapId = str(n.payload.gapId);
+      const gap = gapId ? await deps.prisma.balanceGap.findUnique({ where: { id: gapId } }) : null;
+      const amount = gap?.amount ?? (str(n.payload.amount) ? BigInt(str(n.payload.amount)!) : null);
+      if (amount === null) return null;
+      const card = gap ? await deps.prisma.card.findUnique({ where: { id: gap.cardId }, select: { cardNumber: true } }) : null;
+      const what = amount > 0n ? `پولی که پیامکش نرسیده: ${toman(amount)}` : `برداشتی که پیامکش نرسیده: ${toman(-amount)}`;
+      // Resolving names a candidate payment (the missing money is its): one button per candidate.
+      const ids = gap && gap.status === 'open' && Array.isArray(n.payload.candidatePaymentIds) ? (n.payload.candidatePaymentIds as string[]) : [];
+      const payments = ids.length ? await deps.prisma.payment.findMany({ where: { id: { in: ids }, merchantId: gap!.merchantId } }) : [];
+      const byId = new Map(payments.map((p) => [p.id, p]));
+      const buttons: ButtonSpec[] = ids.flatMap((id) => {
+        const p = byId.get(id);
+        return p ? [{ action: 'resolve_gap' as const, label: `پول سفارش ${order(p.orderId)} بود (${toman(p.amountFinal)})`, gapId: gap!.id, paymentId: p.id }] : [];
+      });
+      const text =
+        `💳 موجودی کارت${card ? ` ${faDigits(card.cardNumber.slice(-4))}` : ''} با پیامک‌ها نمی‌خواند\n${what}\n` +
+        `زمان: ${jalaliTime(gap?.toAt ?? n.createdAt)}${projectLine}\n` +
+        (buttons.length ? 'اگر این پول یکی از سفارش‌های زیر است، آن را بزنید.\n' : '') +
+        `\n${base}/review`;
+      return buttons.length && gap ? { text, prompt: { subjectType: 'balance_gap', subjectId: gap.id, buttons } } : { text };
     }
     case 'device.offline':
     case 'device.silent':
@@ -107,12 +119,14 @@ export async function renderNotice(deps: Deps, n: NoticeSource): Promise<Rendere
       const d = n.deviceId ? await deps.prisma.device.findUnique({ where: { id: n.deviceId } }) : null;
       if (!d) return null;
       const last = str(n.payload.lastSeenAt);
-      const battery = typeof n.payload.battery === 'number' ? `\nباتری: ${faDigits(n.payload.battery)}٪` : '';
+      const level = n.payload.battery;
+      const battery = typeof level === 'number' || (typeof level === 'string' && /^\d{1,3}$/.test(level)) ? `\nباتری: ${faDigits(level)}٪` : '';
+      const lastSms = str(n.payload.lastBankMessageAt);
       const head =
         n.type === 'device.offline'
           ? `📵 گوشی «${d.name}» قطع شده است\nاز آن خبری نمی‌رسد؛ کارت‌هایش تا برگشتن آن به پرداخت‌ها داده نمی‌شوند.${last ? `\nآخرین خبر: ${jalaliTime(new Date(last))}` : ''}`
           : n.type === 'device.silent'
-            ? `🔇 گوشی «${d.name}» روشن است ولی پیامکی از بانک نمی‌فرستد\nپرداخت‌هایی روی کارت‌هایش بوده ولی پیامک بانکی نرسیده است. برنامه‌ی فرستنده‌ی پیامک را بررسی کنید.`
+            ? `🔇 گوشی «${d.name}» روشن است ولی پیامکی از بانک نمی‌فرستد\nپرداخت‌هایی روی کارت‌هایش بوده ولی پیامک بانکی نرسیده است. برنامه‌ی فرستنده‌ی پیامک را بررسی کنید.${lastSms ? `\nآخرین پیامک بانک: ${jalaliTime(new Date(lastSms))}` : ''}`
             : `🪫 باتری گوشی «${d.name}» کم است${battery}\nگوشی را به شارژ بزنید تا پیامک‌ها نمانند.`;
       return { text: `${head}\nزمان: ${jalaliTime(n.createdAt)}\n\n${base}/devices` };
     }
