@@ -36,7 +36,7 @@ export async function receiveFromDevice(deps: Deps, device: Actor, body: unknown
   // A ping is a heartbeat with the telemetry it carries (a battery out of range is 400, the device still seen).
   if ('input' in read && read.input.kind === 'ping') {
     const { telemetry } = read.input;
-    await heartbeat(deps, device, () => looseTelemetry(telemetry));
+    await heartbeat(deps, device, () => looseTelemetry(telemetry ?? {}));
     return null;
   }
   const sms = 'input' in read && (read.input.kind === 'single' || read.input.kind === 'batch');

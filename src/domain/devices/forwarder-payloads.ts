@@ -15,7 +15,7 @@ export type RawTelemetry = Record<string, unknown>;
 export type Forwarded =
   | { kind: 'single'; app: ForwarderApp; message: unknown; telemetry?: RawTelemetry }
   | { kind: 'batch'; app: ForwarderApp; messages: ForwardedSms[] }
-  | { kind: 'ping'; app: ForwarderApp; telemetry: RawTelemetry }
+  | { kind: 'ping'; app: ForwarderApp; telemetry?: RawTelemetry }
   | { kind: 'other_event'; app: ForwarderApp; event: string };
 
 // Epoch numbers: 13 digits are milliseconds (Java's currentTimeMillis), 10 are seconds.
@@ -121,7 +121,9 @@ function fromCapcom(input: unknown, now: Date): Forwarded {
     const { payload } = check(capcomEvent.extend({ payload: z.object({ messages: z.array(capcomSms) }) }), input);
     return { kind: 'batch', app, messages: payload.messages.map((m) => capcomToSms(m, now)) };
   }
-  return event === 'system:ping' ? { kind: 'ping', app, telemetry: capcomTelemetry((input as { payload: unknown }).payload) } : { kind: 'other_event', app, event };
+  if (event !== 'system:ping') return { kind: 'other_event', app, event };
+  const telemetry = capcomTelemetry((input as { payload: unknown }).payload);
+  return Object.values(telemetry).some((v) => v !== undefined) ? { kind: 'ping', app, telemetry } : { kind: 'ping', app };
 }
 
 /**

@@ -16,9 +16,40 @@ const CHECKS: Record<string, string> = {
   'a message confirming two payments': `
     SELECT confirmed_by_message_id FROM payments WHERE confirmed_by_message_id IS NOT NULL
     GROUP BY 1 HAVING count(*) > 1`,
+  // The late SMS of a resolved balance gap is matched to the payment the gap confirmed (it is that payment's money).
   'a matched message whose payment it did not confirm': `
     SELECT m.id FROM bank_messages m LEFT JOIN payments p ON p.id = m.payment_id
-    WHERE m.status = 'matched' AND (p.status IS DISTINCT FROM 'confirmed' OR p.confirmed_by_message_id IS DISTINCT FROM m.id)`,
+    WHERE m.status = 'matched' AND (p.status IS DISTINCT FROM 'confirmed' OR (p.confirmed_by_message_id IS DISTINCT FROM m.id
+      AND NOT EXISTS (SELECT 1 FROM balance_gaps g WHERE g.resolved_payment_id = p.id AND g.explained_by_message_id = m.id)))`,
+  'a balance gap that confirmed a payment not of its amount, not by hand, or not confirmed': `
+    SELECT g.id FROM balance_gaps g JOIN payments p ON p.id = g.resolved_payment_id
+    WHERE p.status <> 'confirmed' OR p.confirmation_source <> 'manual' OR p.amount_received <> g.amount OR p.sandbox OR g.amount <= 0`,
+  'a gap that confirmed a payment without the merchant’s decision (a gap never confirms by itself)': `
+    SELECT g.id FROM balance_gaps g WHERE g.resolved_payment_id IS NOT NULL
+      AND (SELECT count(*) FROM audit_events a WHERE a.subject_id = g.id AND a.action = 'balance_gap.resolved') <> 1`,
+  'a gap decided otherwise than the audit log says': `
+    SELECT g.id FROM balance_gaps g WHERE g.status = 'dismissed'
+      AND (g.decision_note IS NULL OR (SELECT count(*) FROM audit_events a WHERE a.subject_id = g.id AND a.action = 'balance_gap.dismissed') <> 1)`,
+  'an open gap whose amount is not its end’s balance before its movement less its start’s balance, or whose start is no trusted balance': `
+    SELECT g.id FROM balance_gaps g JOIN bank_messages t ON t.id = g.to_message_id LEFT JOIN bank_messages f ON f.id = g.from_message_id
+    WHERE g.status = 'open' AND (
+      g.amount <> t.balance - CASE t.direction WHEN 'deposit' THEN t.amount ELSE -t.amount END - g.from_balance
+      OR t.balance <> g.to_balance OR t.card_id <> g.card_id
+      OR (f.id IS NOT NULL AND (NOT f.trusted OR f.balance <> g.from_balance OR f.card_id <> g.card_id)))`,
+  'an open gap that a late SMS has explained (its end now follows a trusted balance after the gap’s start)': `
+    SELECT g.id FROM balance_gaps g JOIN bank_messages t ON t.id = g.to_message_id
+    WHERE g.status = 'open' AND t.trusted AND EXISTS (
+      SELECT 1 FROM bank_messages l WHERE l.card_id = t.card_id AND l.trusted AND l.id <> t.id AND l.id IS DISTINCT FROM g.from_message_id
+        AND coalesce(l.bank_time, l.received_at) <= coalesce(t.bank_time, t.received_at)
+        AND t.balance = l.balance + CASE t.direction WHEN 'deposit' THEN t.amount WHEN 'withdrawal' THEN -t.amount END)`,
+  'a held message waiting behind a gap with no gap open for it (money lost without a gap)': `
+    SELECT t.id FROM bank_messages t
+    WHERE t.card_id IS NOT NULL AND NOT t.trusted AND t.evidence_problem = 'balance_mismatch' AND t.duplicate_of_id IS NULL AND NOT t.simulated
+      AND t.amount IS NOT NULL AND t.balance IS NOT NULL AND t.status NOT IN ('dismissed', 'refunded', 'received')
+      AND NOT EXISTS (SELECT 1 FROM balance_gaps g WHERE g.card_id = t.card_id AND g.to_at = coalesce(t.bank_time, t.received_at) AND g.to_balance = t.balance)
+      AND NOT EXISTS (SELECT 1 FROM bank_messages o WHERE o.card_id = t.card_id AND o.id <> t.id AND NOT o.trusted AND o.evidence_problem = 'balance_mismatch'
+        AND coalesce(o.bank_time, o.received_at) <= coalesce(t.bank_time, t.received_at)
+        AND t.balance = o.balance + CASE t.direction WHEN 'deposit' THEN t.amount WHEN 'withdrawal' THEN -t.amount END)`,
   'a payment confirmed by a deposit of another amount or another card': `
     SELECT p.id FROM payments p JOIN bank_messages m ON m.id = p.confirmed_by_message_id
     WHERE p.confirmation_source = 'auto_sms' AND (m.amount IS DISTINCT FROM p.amount_final OR m.card_id IS DISTINCT FROM p.card_id)`,

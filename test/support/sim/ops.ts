@@ -1,9 +1,10 @@
 import { expireDuePayments } from '../../../src/domain/payments/expiry-batch.js';
 import { endOverdueLateWindows, expirePayment } from '../../../src/domain/payments/expiry.js';
+import { gapCandidates } from '../../../src/domain/bank-messages/store/gaps.js';
 import { gql, request, type HttpResult } from '../harness.js';
 import { mellatDeposit } from '../sms.js';
 import { FORGED_BALANCE_FLOOR, FORGER } from './invariants.js';
-import type { Prng } from './prng.js';
+import { Prng } from './prng.js';
 import { heartbeatAll, type SimPayment, type World } from './world.js';
 
 /** A server error anywhere is a failure of the run, whatever the operation: no input may reach a 5xx (503 no_card_available aside, an answer docs/integration.md "7. Errors" lists). */
@@ -192,6 +193,60 @@ const forgedSms: Op = async (w, r) => {
   return `forged sms ${kind} for ${p.id} → ${res.status} ${res.body?.status}`;
 };
 
+/**
+ * Lost messages (docs/exceptions.md "Lost messages: balance gaps"): the bank texts a live
+ * payment's deposit, the account's balance moves, and the SMS never reaches the gateway. Later it
+ * may arrive after all, out of the bank's order (`lateLostSms`), or the merchant decides the gap it
+ * left (`resolveGap`).
+ */
+const lostSms: Op = async (w, r) => {
+  const live = w.payments.filter((x) => !w.projects[x.project]!.sandbox);
+  if (live.length === 0) return 'lost sms: nothing yet';
+  const p = r.pick(live);
+  const card = w.cards.find((c) => c.id === p.card)!;
+  if (card.device === null) return 'lost sms: card has no phone';
+  const amount = BigInt(r.chance(0.8) ? p.amountFinal : p.amountRequested);
+  const balance = (w.balances.get(card.account) ?? 50_000_000n) + amount;
+  w.balances.set(card.account, balance);
+  w.lost.push({ device: card.device, body: mellatDeposit({ account: card.account, amount, balance: Number(balance) }), receivedAt: new Date().toISOString(), account: card.account });
+  return `lost sms ${amount} for ${p.id} (balance ${balance})`;
+};
+
+const lateLostSms: Op = async (w, r) => {
+  if (w.lost.length === 0) return 'late lost sms: nothing lost';
+  const late = w.lost.splice(r.int(w.lost.length), 1)[0]!;
+  w.sent.push(late);
+  const res = checked('late lost sms', await request(w.app.baseUrl, 'POST', '/v1/device/messages', { token: w.devices[late.device]!.token, body: { sender: 'BankMellat', body: late.body, receivedAt: new Date().toISOString() } }));
+  return `late lost sms on d${late.device} → ${res.status} ${res.body?.status}`;
+};
+
+/**
+ * The merchant decides a balance gap as a careless merchant might: one of its candidates, any
+ * payment of the merchant, or a dismissal (sometimes without the note it needs); sometimes two
+ * decisions on one gap race.
+ */
+const resolveGap: Op = async (w, r) => {
+  const m = r.int(w.merchants.length);
+  const gaps = await w.app.deps.prisma.balanceGap.findMany({ where: { merchantId: w.merchants[m]!.id, ...(r.chance(0.85) ? { status: 'open' } : {}) }, orderBy: { detectedAt: 'desc' }, take: 5 });
+  if (gaps.length === 0) return 'resolve gap: none';
+  const gap = r.pick(gaps);
+  const mine = w.payments.filter((p) => w.projects[p.project]!.merchant === m);
+  const candidates = await gapCandidates(w.app.deps.prisma, gap);
+  const decide = async (rr: Prng) => {
+    const choice = rr.weighted({ candidate: candidates.length > 0 ? 6 : 0, any: 1, dismiss: 2, bare: 1 });
+    const paymentId = choice === 'candidate' ? rr.pick(candidates).id : choice === 'any' && mine.length > 0 ? rr.pick(mine).id : null;
+    const key = rr.chance(0.5) || mine.length === 0 ? w.merchants[m]!.key : w.projects[rr.pick(mine).project]!.apiKey;
+    const res = await gqlChecked(w, 'resolve gap', key, `mutation($id: ID!, $p: ID, $n: String) { resolveBalanceGap(id: $id, paymentId: $p, note: $n) { status } }`, {
+      id: gap.id,
+      p: paymentId,
+      n: choice === 'bare' ? null : 'sim',
+    });
+    return `${choice} ${paymentId ?? ''} → ${res.errors?.[0]?.extensions.code ?? res.data.resolveBalanceGap.status}`;
+  };
+  const runs = r.chance(0.3) ? [decide(new Prng(r.int(2 ** 31))), decide(new Prng(r.int(2 ** 31)))] : [decide(r)];
+  return `resolve gap ${gap.id} (${gap.amount}): ${(await Promise.all(runs)).join('; ')}`;
+};
+
 const simulate: Op = async (w, r) => {
   const sandboxPayments = w.payments.filter((p) => w.projects[p.project]!.sandbox);
   if (sandboxPayments.length === 0) return 'simulate: nothing yet';
@@ -286,4 +341,7 @@ export const OPS: Record<string, { weight: number; run: Op }> = {
   toggleCard: { weight: 1, run: toggleCard },
   rotateKey: { weight: 1, run: rotateKey },
   heartbeat: { weight: 1, run: heartbeat },
+  lostSms: { weight: 2, run: lostSms },
+  lateLostSms: { weight: 2, run: lateLostSms },
+  resolveGap: { weight: 3, run: resolveGap },
 };

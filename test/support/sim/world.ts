@@ -19,6 +19,8 @@ export type World = {
   devices: SimDevice[];
   payments: SimPayment[];
   sent: SentSms[];
+  /** Deposit SMS the bank sent that never reached the gateway (yet): a dead phone, a killed app, RCS. */
+  lost: SentSms[];
   balances: Map<string, bigint>;
 };
 
@@ -27,7 +29,7 @@ async function gqlAs(app: TestApp, key: string, query: string, variables: Record
 }
 
 export async function buildWorld(app: TestApp, opts: { lateWindowSeconds: number; maxCode: number; webhookUrl: string }): Promise<World> {
-  const world: World = { app, merchants: [], projects: [], cards: [], devices: [], payments: [], sent: [], balances: new Map() };
+  const world: World = { app, merchants: [], projects: [], cards: [], devices: [], payments: [], sent: [], lost: [], balances: new Map() };
   let account = 1_000_000_000;
   for (let m = 0; m < 2; m++) {
     // Merchant 0 has little credit: some creates meet 402.
