@@ -8,6 +8,7 @@ import { Amount, AmountOf, useUnit } from '../unit.js';
 import { Empty, ErrorNote, Facts, Loading, PageTitle, Section } from '../ui/common.js';
 import { CardFields, readCard } from '../ui/card-form.js';
 import { Data, Name, ProjectTitle } from '../ui/data.js';
+import { CardOpenGaps } from '../ui/balance-gaps.js';
 
 const Cards = graphql(`
   query DashboardCards {
@@ -193,6 +194,7 @@ function CardItem({ card, devices }: { card: Card; devices: Merchant['devices'] 
           ['آخرین موجودی شناخته', <KnownBalance card={card} />],
         ]}
       />
+      <CardOpenGaps cardId={card.id} />
       {isOwner && (
       <div className="inline-form">
         <label htmlFor={selectId}>انتقال به گوشی دیگر</label>

@@ -6,6 +6,7 @@ import { BASE, Link, useTitle } from '../router.js';
 import { CopyButton, ErrorNote, FieldProblem, PageTitle, Section } from '../ui/common.js';
 import { Data, Name } from '../ui/data.js';
 import { QrCode } from '../ui/qr.js';
+import { ForwarderSetupSteps } from '../ui/forwarder-setup.js';
 
 /**
  * Adding a phone (`/dashboard/devices/new`): createDevice, then its forwarder hook URL, shown once,
@@ -55,6 +56,7 @@ export function DeviceNewPage() {
               <Data className="secret">{made.hookUrl}</Data>
               <CopyButton text={made.hookUrl} label="کپی نشانی" />
             </p>
+            <ForwarderSetupSteps hookUrl={made.hookUrl} />
             <ol className="steps">
               <li>در برنامهٔ فرستنده، فرستادن پیامک‌های بانک را به همین نشانی روشن کنید.</li>
               <li>

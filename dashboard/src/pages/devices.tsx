@@ -5,7 +5,8 @@ import { faNumber, formatAgo } from '../format.js';
 import { OwnerOnlyNote, useRole } from '../role.js';
 import { BASE, Link, useTitle } from '../router.js';
 import { Name } from '../ui/data.js';
-import { DateTime, Empty, ErrorNote, Facts, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
+import { Empty, ErrorNote, Facts, Loading, PageTitle, Section, ShownOnce } from '../ui/common.js';
+import { HealthBadge, HealthFacts, HealthTimeline } from '../ui/device-health.js';
 
 const Devices = graphql(`
   query DashboardDevices {
@@ -19,6 +20,12 @@ const Devices = graphql(`
           revoked
           lastSeenAt
           lastMessageAt
+          lastHeartbeatAt
+          health
+          battery
+          charging
+          network
+          appVersion
           tokenPrefix
           hookSecretPrefix
           createdAt
@@ -80,16 +87,18 @@ function DeviceItem({ device, cards }: { device: Device; cards: number }) {
           <Name>{device.name}</Name>
         </strong>
         <span className={`status status-device-${state}`}>{device.revoked ? 'باطل‌شده' : device.online ? 'آنلاین' : 'آفلاین'}</span>
+        {!device.revoked && <HealthBadge health={device.health} />}
       </div>
+      {!device.revoked && <HealthFacts device={device} />}
       <Facts
         items={[
-          ['آخرین تماس', <span>{formatAgo(device.lastSeenAt)}</span>],
-          ['آخرین پیامک', <DateTime iso={device.lastMessageAt} />],
+          ['آخرین دیده‌شدن', <span>{formatAgo(device.lastSeenAt)}</span>],
           ['کارت‌ها', faNumber(cards)],
           ['توکن', <code dir="ltr" translate="no">{device.tokenPrefix}…</code>],
           ['نشانی هوک فرستنده', device.hookSecretPrefix ? <code dir="ltr" translate="no">…/v1/device/hooks/{device.hookSecretPrefix}…</code> : 'ندارد'],
         ]}
       />
+      {!device.revoked && <HealthTimeline deviceId={device.id} />}
       {issued.data && <ShownOnce title="نشانی هوک تازه" value={issued.data.issueDeviceHook.hookUrl} />}
       <ErrorNote error={issued.error ?? revoked.error} />
       {!device.revoked && isOwner && <RevokeDeviceButton id={device.id} cards={cards} />}

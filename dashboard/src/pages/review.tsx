@@ -11,6 +11,7 @@ import { Amount } from '../unit.js';
 import { AttachForm, ConfirmForm, DismissForm, RefundForm, RejectForm } from '../ui/actions.js';
 import { DateTime, Empty, ErrorNote, Loading, PageTitle, PaymentStatusBadge, Section } from '../ui/common.js';
 import { MessageEvidence, type EvidenceData } from '../ui/message-card.js';
+import { BalanceGapQueue } from '../ui/balance-gaps.js';
 
 /**
  * Everything waiting for the merchant's decision: deposits first (money that came in), then
@@ -225,6 +226,7 @@ export function ReviewPage() {
       <PageTitle>صف بررسی</PageTitle>
       <ReadOnlyNote />
       <DepositQueue status="needs_review" title="واریزهای نیازمند بررسی" />
+      <BalanceGapQueue />
       <DepositQueue status="unmatched" title="واریزهای بدون پرداخت" />
       <PaymentQueue />
     </>
