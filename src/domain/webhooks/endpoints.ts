@@ -29,7 +29,7 @@ function checkEndpointUrl(deps: Deps, sandbox: boolean, raw: string): string {
   return parsed.toString();
 }
 
-const eventsInput = z
+export const eventsInput = z
   .array(z.enum(WEBHOOK_EVENT_TYPES, { error: `must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` }))
   .min(1, 'must name at least one event')
   .transform((events) => [...new Set(events)]);

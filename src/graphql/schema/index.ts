@@ -15,6 +15,7 @@ import './balance-gap.js';
 import './audit.js';
 import './users.js';
 import './reports.js';
+import './webhook-events.js';
 import './bank-line.js';
 import './credit-topup.js';
 import './chat.js';
