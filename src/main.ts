@@ -10,6 +10,7 @@ import { checkoutUrl } from './domain/payments/fields.js';
 import type { Deps } from './domain/deps.js';
 import { createLogger } from './logger.js';
 import { startRuntime, type Role } from './runtime.js';
+import { removeServiceFile, writeServiceFile } from './service-file.js';
 
 function parseRole(argv: string[]): Role {
   const i = argv.indexOf('--role');
@@ -106,6 +107,8 @@ async function main() {
     console.log('  Webhooks:  loopback and private targets allowed over http (development; WEBHOOK_ALLOW_PRIVATE=0 refuses them)');
   }
   if (db.embedded && runtime.http) await announceDemo(runtime.deps, base);
+  // The CLI beside it reads where this service listens (src/service-file.ts).
+  if (db.embedded && runtime.http) await writeServiceFile(config.dataDir, { port: runtime.http.port, publicBaseUrl: base }).catch(() => undefined);
   shrinkHeapSoon();
 
   let exiting = false;
@@ -122,6 +125,7 @@ async function main() {
     force.unref();
     try {
       await runtime.stop();
+      await removeServiceFile(config.dataDir).catch(() => undefined);
       await db.close();
       console.log('Stopped.');
       process.exit(0);

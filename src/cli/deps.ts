@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
+import { readServiceFile } from '../service-file.js';
 import { openDatabase } from '../db/open.js';
 import { createPool } from '../db/pool.js';
 import { createPrisma } from '../db/prisma.js';
@@ -23,9 +24,20 @@ const noJobs = {
   send: () => Promise.reject(new Error('the operator CLI does not enqueue jobs')),
 } as unknown as JobQueue;
 
+/**
+ * Beside a running embedded-default `npm start` (no DATABASE_URL), the links the CLI prints use the
+ * service's own base URL unless PUBLIC_BASE_URL or PORT is set here; its database is found by the
+ * embedded server's postmaster.pid (src/db/embedded.ts), whatever EMBEDDED_PG_PORT it was given.
+ */
+async function runningServiceConfig(config: Config): Promise<Config> {
+  if (config.databaseUrl || process.env.PUBLIC_BASE_URL || process.env.PORT) return config;
+  const service = await readServiceFile(config.dataDir);
+  return service ? { ...config, publicBaseUrl: service.publicBaseUrl, port: service.port } : config;
+}
+
 /** Opens the database (attaching to a running embedded server, or starting it for the command), runs `fn`, closes. */
 export async function withDeps<T>(fn: (deps: Deps) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+  const config = await runningServiceConfig(loadConfig());
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn', 'cli');
   const db = await openDatabase(config, log);
   const pool = createPool(db.databaseUrl, 2);

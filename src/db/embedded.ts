@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -136,8 +136,13 @@ async function spawnPostgres(opts: Options, dir: string): Promise<() => Promise<
 export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedServer> {
   const dir = path.resolve(opts.dir);
   const serverUrl = embeddedUrl(opts.port);
-  if (existsSync(path.join(dir, 'postmaster.pid')) && (await isReachable(serverUrl))) {
-    return { serverUrl, port: opts.port, stop: async () => undefined };
+  if (existsSync(path.join(dir, 'postmaster.pid'))) {
+    // The server running on this folder may have been started on another EMBEDDED_PG_PORT (an
+    // `npm start` with its own): its postmaster.pid names the port (line 4), so the CLI finds it.
+    const running = await runningPort(dir);
+    for (const port of new Set([running, opts.port])) {
+      if (port !== null && (await isReachable(embeddedUrl(port)))) return { serverUrl: embeddedUrl(port), port, stop: async () => undefined };
+    }
   }
   // The `postgres` OS user must be able to traverse to the data folder.
   await mkdir(path.dirname(dir), { recursive: true });
@@ -159,6 +164,13 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedServ
   }
   const stop = await spawnPostgres(opts, dir);
   return { serverUrl, port: opts.port, stop };
+}
+
+/** The port PostgreSQL's postmaster.pid says the server on `dir` listens on (its fourth line), or null. */
+async function runningPort(dir: string): Promise<number | null> {
+  const lines = (await readFile(path.join(dir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
+  const port = Number(lines[3]);
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : null;
 }
 
 /** Creates `name` on the server unless it exists; optionally from a template database. */
