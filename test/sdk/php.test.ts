@@ -70,7 +70,7 @@ describe('sdk/php', () => {
 
   it('its PHPUnit suite passes against the service', async () => {
     const junit = path.join(tmp, 'junit.xml');
-    const result = await run('phpunit', ['-c', path.join(PHP_SDK, 'phpunit.xml'), '--log-junit', junit], {
+    const result = await run('phpunit', ['-c', path.join(PHP_SDK, 'phpunit.xml'), '--do-not-cache-result', '--log-junit', junit], {
       env: { ...process.env, ...env },
       timeout: 60_000,
     }).catch((e: { stdout?: string; stderr?: string; code?: number }) => e);
