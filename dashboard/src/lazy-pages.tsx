@@ -30,6 +30,7 @@ const LOADERS = {
   '/security': page(() => import('./pages/security.js'), (m) => m.SecurityPage),
   '/audit': page(() => import('./pages/audit.js'), (m) => m.AuditPage),
   '/exports': page(() => import('./pages/exports.js'), (m) => m.ExportsPage),
+  '/chat': page(() => import('./pages/chat.js'), (m) => m.ChatPage),
 } satisfies Record<string, Loader>;
 
 const loadPayment = () => import('./pages/payment.js');
