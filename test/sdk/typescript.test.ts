@@ -212,7 +212,9 @@ describe('retries', () => {
   it('tolerates what /v1 may add: an unknown field and enum value come through, a Deprecation header fails nothing', async () => {
     const p = await gateway().payments.create({ amount: 35_000, callbackUrl: CALLBACK });
     standIn.setPlan(['extend']);
-    const later = await gateway({ baseUrl: standIn.url }).payments.get(p.id);
+    const notices: unknown[] = [];
+    const later = await gateway({ baseUrl: standIn.url, onDeprecation: (n) => notices.push(n) }).payments.get(p.id);
+    expect(notices).toEqual([{ route: 'GET /payments/{id}', deprecation: '@1796083200', sunset: 'Wed, 01 Dec 2027 00:00:00 GMT', link: undefined }]);
     expect(later).toMatchObject({ id: p.id, status: 'on_hold', addedLater: { nested: [1, 2] } });
     // Typed open (the typecheck of this file proves it): a status value added later is a PaymentStatus.
     const added: import('../../sdk/typescript/src/index.js').PaymentStatus = 'on_hold';

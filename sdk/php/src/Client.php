@@ -11,7 +11,9 @@ namespace CardGateway;
  *     $payment = $client->payments->create(['amount' => 150000, 'currency' => 'IRT', 'callbackUrl' => '…'], ['idempotency_key' => 'order-1002']);
  *
  * Options: `max_retries` (3), `base_delay_ms` (500), `max_delay_ms` (10000), `max_retry_after`
- * (60 s: a longer Retry-After is not waited for), `timeout` (30 s per attempt), `connect_timeout` (10 s).
+ * (60 s: a longer Retry-After is not waited for), `timeout` (30 s per attempt), `connect_timeout` (10 s),
+ * `on_deprecation` (a callable given ['route', 'deprecation', 'sunset', 'link'] when an answer says
+ * its route is deprecated; by default one E_USER_DEPRECATED per route).
  */
 final class Client
 {

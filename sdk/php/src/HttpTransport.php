@@ -30,6 +30,10 @@ final class HttpTransport
     private $timeoutSeconds;
     /** @var int */
     private $connectTimeoutSeconds;
+    /** @var callable */
+    private $onDeprecation;
+    /** @var array<string, true> routes already warned about (the default handler) */
+    private static $warned = [];
 
     /** @param array<string, mixed> $options see Client::__construct */
     public function __construct(string $baseUrl, string $apiKey, array $options = [])
@@ -49,6 +53,22 @@ final class HttpTransport
         $this->maxRetryAfterSeconds = (int) ($options['max_retry_after'] ?? 60);
         $this->timeoutSeconds = (int) ($options['timeout'] ?? 30);
         $this->connectTimeoutSeconds = (int) ($options['connect_timeout'] ?? 10);
+        $this->onDeprecation = $options['on_deprecation'] ?? [self::class, 'warnOnce'];
+    }
+
+    /**
+     * The default deprecation handler: one E_USER_DEPRECATED per route and process (your error
+     * log shows it when error_reporting includes E_USER_DEPRECATED).
+     *
+     * @param array{route:string,deprecation:string,sunset:?string,link:?string} $notice
+     */
+    public static function warnOnce(array $notice): void
+    {
+        if (isset(self::$warned[$notice['route']])) {
+            return;
+        }
+        self::$warned[$notice['route']] = true;
+        trigger_error(sprintf('CardGateway: %s is deprecated (%s)%s%s', $notice['route'], $notice['deprecation'], $notice['sunset'] !== null ? ', sunset ' . $notice['sunset'] : '', $notice['link'] !== null ? ': ' . $notice['link'] : ''), E_USER_DEPRECATED);
     }
 
     /** A fresh Idempotency-Key (a random UUID). */
@@ -100,6 +120,7 @@ final class HttpTransport
         for ($attempt = 0; ; $attempt++) {
             $canRetry = $attempt < $this->maxRetries;
             $retryAfter = null;
+            $notice = [];
             $ch = curl_init($url);
             curl_setopt_array($ch, [
                 CURLOPT_CUSTOMREQUEST => $method,
@@ -109,9 +130,16 @@ final class HttpTransport
                 CURLOPT_CONNECTTIMEOUT => $this->connectTimeoutSeconds,
                 CURLOPT_FOLLOWLOCATION => false,
                 CURLOPT_USERAGENT => 'cardgateway-sdk-php/' . Client::VERSION,
-                CURLOPT_HEADERFUNCTION => static function ($ch, string $line) use (&$retryAfter): int {
-                    if (stripos($line, 'retry-after:') === 0) {
-                        $retryAfter = trim(substr($line, 12));
+                CURLOPT_HEADERFUNCTION => static function ($ch, string $line) use (&$retryAfter, &$notice): int {
+                    $colon = strpos($line, ':');
+                    if ($colon !== false) {
+                        $name = strtolower(trim(substr($line, 0, $colon)));
+                        $value = trim(substr($line, $colon + 1));
+                        if ($name === 'retry-after') {
+                            $retryAfter = $value;
+                        } elseif ($name === 'deprecation' || $name === 'sunset' || $name === 'link') {
+                            $notice[$name] = $value;
+                        }
                     }
                     return strlen($line);
                 },
@@ -134,6 +162,15 @@ final class HttpTransport
                 continue;
             }
 
+            if (isset($notice['deprecation'])) {
+                // A deprecated route still answers as usual: say so, never fail the call (docs/versioning.md).
+                call_user_func($this->onDeprecation, [
+                    'route' => $method . ' ' . preg_replace('#^/payments/[^/]+#', '/payments/{id}', $path),
+                    'deprecation' => $notice['deprecation'],
+                    'sunset' => $notice['sunset'] ?? null,
+                    'link' => $notice['link'] ?? null,
+                ]);
+            }
             $decoded = $text === '' ? null : json_decode((string) $text, true);
             if ($status >= 200 && $status < 300) {
                 return is_array($decoded) ? $decoded : [];

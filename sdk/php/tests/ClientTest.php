@@ -152,7 +152,11 @@ final class ClientTest extends TestCase
     {
         $p = $this->client()->payments->create(['amount' => 35000, 'callbackUrl' => Support::CALLBACK]);
         Support::plan(['extend']);
-        $later = $this->client(Support::env('GATEWAY_STANDIN_URL'))->payments->get($p['id']);
+        $notices = [];
+        $later = $this->client(Support::env('GATEWAY_STANDIN_URL'), ['on_deprecation' => function (array $notice) use (&$notices) {
+            $notices[] = $notice;
+        }])->payments->get($p['id']);
+        self::assertSame([['route' => 'GET /payments/{id}', 'deprecation' => '@1796083200', 'sunset' => 'Wed, 01 Dec 2027 00:00:00 GMT', 'link' => null]], $notices);
         self::assertSame($p['id'], $later['id']);
         self::assertSame('on_hold', $later['status']);
         self::assertSame(['nested' => [1, 2]], $later['addedLater']);

@@ -34,6 +34,31 @@ export type GatewayOptions = {
   timeoutMs?: number;
   /** Another `fetch` (a proxy agent, tests); the global one by default. */
   fetch?: typeof fetch;
+  /**
+   * Called when an answer says its route is deprecated (`Deprecation`, `Sunset`, `Link` headers:
+   * docs/versioning.md); the call itself succeeds as usual. By default a warning is printed once
+   * per route (`console.warn`); pass your logger, or `() => {}` to stay silent.
+   */
+  onDeprecation?: (notice: DeprecationNotice) => void;
+};
+
+/** What a deprecated route's answer said about itself. */
+export type DeprecationNotice = {
+  /** `GET /payments/{id}`. */
+  route: string;
+  /** The `Deprecation` header: `@<unix seconds>` (RFC 9745). */
+  deprecation: string;
+  /** The `Sunset` header: the HTTP-date after which it may stop answering (RFC 8594), if given. */
+  sunset: string | undefined;
+  /** The `Link` header: where the replacement is explained, if given. */
+  link: string | undefined;
+};
+
+const warned = new Set<string>();
+const warnOnce = (notice: DeprecationNotice) => {
+  if (warned.has(notice.route)) return;
+  warned.add(notice.route);
+  console.warn(`@cardgateway/sdk: ${notice.route} is deprecated (${notice.deprecation})${notice.sunset ? `, sunset ${notice.sunset}` : ''}${notice.link ? `: ${notice.link}` : ''}`);
 };
 
 export type IdempotencyOptions = {
@@ -80,6 +105,7 @@ class Transport {
   private readonly fetch: typeof fetch;
   private readonly timeoutMs: number;
   private readonly retry: Required<RetryOptions>;
+  private readonly onDeprecation: (notice: DeprecationNotice) => void;
 
   constructor(options: GatewayOptions) {
     if (!options?.baseUrl) throw new TypeError('Gateway: baseUrl is required');
@@ -89,6 +115,7 @@ class Transport {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retry = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 60_000, ...options.retry };
+    this.onDeprecation = options.onDeprecation ?? warnOnce;
   }
 
   /**
@@ -141,6 +168,11 @@ class Transport {
         continue;
       }
 
+      const deprecation = res.headers.get('deprecation');
+      if (deprecation) {
+        const route = `${call.method} ${call.path.replace(/^\/payments\/[^/]+/, '/payments/{id}')}`;
+        this.onDeprecation({ route, deprecation, sunset: res.headers.get('sunset') ?? undefined, link: res.headers.get('link') ?? undefined });
+      }
       const text = await res.text();
       let parsed: unknown = undefined;
       try {

@@ -1,5 +1,5 @@
 export { Gateway, Payments, Refunds, SDK_VERSION } from './client.js';
-export type { GatewayOptions, IdempotencyOptions, RequestOptions, RetryOptions } from './client.js';
+export type { DeprecationNotice, GatewayOptions, IdempotencyOptions, RequestOptions, RetryOptions } from './client.js';
 export { GatewayError, WebhookSignatureError } from './errors.js';
 export type { WebhookSignatureReason } from './errors.js';
 export { verifyWebhook } from './webhook.js';
