@@ -10,7 +10,7 @@ import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp
 import { addSignedInUser, errorCode, gqlAs, gqlOkAs, USERS_ENV, type SignedIn } from '../users/support.js';
 import { BALE, buttonsOf, CREATE_CODE, linkChat, messageWith, MY_LINKS, TG } from './support.js';
 
-// Chat notifications (docs/notifications.md; CONTRACT "Chat notifications (Telegram and Bale)"),
+// Chat notifications (docs/notifications.md; docs/operations.md "Chat bots (Telegram and Bale)"),
 // end to end: the service with both bots pointed at a local Bot API stand-in (test/support/bot-api.ts),
 // polled by this process's worker.
 

@@ -60,7 +60,7 @@ describe('two worker processes', { timeout: 60_000 }, () => {
     bot.userSends(TG, { id: 4242 }, `/start ${createChatLinkCode.code}`);
     const reply = await bot.message(TG, 4242, 1, 30_000);
     expect(reply.text).toContain('وصل شد');
-    // Within the contract's 30 s (the lease is 2 s here).
+    // Within 30 s (docs/operations.md "Chat bots"; the lease is 2 s here).
     expect(reply.at - killedAt).toBeLessThan(30_000);
     const now = (await lease())!;
     expect(pidOf(now.holder)).toBe(other.child.pid);

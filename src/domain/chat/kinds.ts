@@ -1,5 +1,5 @@
 /**
- * Chat notifications (docs/notifications.md; CONTRACT "Chat notifications"): the two platforms and
+ * Chat notifications (docs/notifications.md): the two platforms and
  * the events a linked chat can be told of. A notification's type is a webhook event type, so new
  * event types reach the chats as soon as they are emitted where webhooks are (`queueChatNotice`).
  */
