@@ -42,7 +42,8 @@ export async function pressButton(deps: Deps, platform: ChatPlatform, press: { t
   const prompt = button.prompt;
   if (prompt.decidedAt) return { answer: ANSWERS.already, edit: prompt.text + outcomeLine(prompt.outcome ?? DECIDED_ELSEWHERE) };
   const user = link.user;
-  if (!isUserRole(user.role)) return { answer: ANSWERS.notAllowed, edit: null };
+  // A merchant the operator deactivated decides nothing (its dashboard sessions are refused too).
+  if (!isUserRole(user.role) || !user.merchant.active) return { answer: ANSWERS.notAllowed, edit: null };
   const actor: UserActor = {
     kind: 'user',
     userId: user.id,

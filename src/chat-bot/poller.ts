@@ -112,8 +112,11 @@ export class BotPoller {
         }
       } catch (err) {
         if (signal.aborted) break;
-        this.deps.log.warn({ err, platform: this.platform }, 'chat poller: poll failed; trying again');
-        await wait(err instanceof GrammyError && err.error_code === 429 ? Number(err.parameters.retry_after ?? 1) * 1000 : 1000);
+        // A token the Bot API does not know (401, 404) will not start working in a second: a minute apart, logged as an error.
+        const refused = err instanceof GrammyError && (err.error_code === 401 || err.error_code === 404);
+        if (refused) this.deps.log.error({ err, platform: this.platform }, `chat poller: the Bot API refuses ${this.platform}_BOT_TOKEN; trying again in a minute`);
+        else this.deps.log.warn({ err, platform: this.platform }, 'chat poller: poll failed; trying again');
+        await wait(refused ? 60_000 : err instanceof GrammyError && err.error_code === 429 ? Number(err.parameters.retry_after ?? 1) * 1000 : 1000);
       }
     }
   }
