@@ -110,7 +110,7 @@ export async function fill(databaseUrl: string, scale: number, log: (s: string) 
               CASE WHEN i > $1 - $3 THEN (SELECT now FROM g_now) - make_interval(secs => (i % 600))
                    ELSE (SELECT now FROM g_now) - make_interval(secs => 2 * ${DAY} + ((i::bigint * 2654435761) % (365 * ${DAY}))) END AS created_at,
               h, c.late_window_seconds
-       FROM (SELECT i, (i * 37) % 100 AS h FROM generate_series(1, $1) i) s
+       FROM (SELECT i, (i * 37) % 100 AS h FROM generate_series(1, $1::bigint) i) s
        JOIN g_cards c ON c.n = (s.i * 31) % $2`,
       [payments, cards, pending],
     );
@@ -213,7 +213,7 @@ export async function fill(databaseUrl: string, scale: number, log: (s: string) 
               CASE WHEN k < 70 THEN NULL WHEN k < 95 THEN 'withdrawal' ELSE 'deposit' END,
               CASE WHEN k >= 70 THEN 10000 * (1 + i % 5000) END,
               x.at, x.at
-       FROM (SELECT i, (i * 13) % 100 AS k FROM generate_series(1, $1) i) s
+       FROM (SELECT i, (i * 13) % 100 AS k FROM generate_series(1, $1::bigint) i) s
        JOIN g_live c ON c.n = (s.i * 17) % $2
        CROSS JOIN LATERAL (SELECT CASE WHEN s.k < 70 THEN 'کد ورود شما ' || (s.i * 7) % 1000000 || ' است. ' || s.i
                                        ELSE 'برداشت / واریز ' || s.i || ' ریال' END AS body,
@@ -265,7 +265,7 @@ export async function fill(databaseUrl: string, scale: number, log: (s: string) 
       `INSERT INTO audit_events (at, actor_kind, actor_id, actor_label, via, merchant_id, project_id, action, subject_type, subject_id, changes)
        SELECT (SELECT now FROM g_now) - make_interval(secs => (k::bigint * 7919) % (365 * ${DAY})), 'user', NULL, 'owner@shop.example', 'dashboard',
               g.merchant_id, g.project_id, 'payment.confirmed', 'payment', g.id, '{"status":{"from":"pending","to":"confirmed"}}'::json
-       FROM (SELECT k FROM generate_series(1, $1) k) s JOIN g_pay g ON g.i = 1 + (s.k * 11) % $2`,
+       FROM (SELECT k FROM generate_series(1, $1::bigint) k) s JOIN g_pay g ON g.i = 1 + (s.k * 11) % $2`,
       [Math.round(merchants * 365 * 5), payments - pending],
     );
     await run('drop plan', `DROP TABLE g_pay`);
@@ -295,7 +295,7 @@ export async function fillQueue(databaseUrl: string, scale: number, log: (s: str
        SELECT gen_random_uuid(), ($2::text[])[1 + i % cardinality($2::text[])], json_build_object('n', i)::jsonb,
               (CASE WHEN i % 50 = 0 THEN 'failed' ELSE 'completed' END)::pgboss.job_state, at, at, at + interval '1 second', at + interval '2 seconds',
               now() + interval '14 days'
-       FROM generate_series(1, $1) i CROSS JOIN LATERAL (SELECT now() - make_interval(secs => 60 + (i::bigint * 7919) % (7 * ${DAY})) AS at) x`,
+       FROM generate_series(1, $1::bigint) i CROSS JOIN LATERAL (SELECT now() - make_interval(secs => 60 + (i::bigint * 7919) % (7 * ${DAY})) AS at) x`,
       [rows, queues],
     );
     const step = { step: 'pg-boss finished jobs', ms: Date.now() - t, rows: r.rowCount ?? 0 };
