@@ -279,7 +279,7 @@ export class Payments {
    * by default): fulfil only when `verified` is true. An amount that is not the payment's throws
    * `GatewayError` 409 `amount_mismatch` (`details.amountRequested`, `details.given`, in rials).
    */
-  verify(id: string, check: { amount: number | string; currency?: 'IRR' | 'IRT' } | undefined, options: RequestOptions = {}): Promise<VerifyResult> {
+  verify(id: string, check?: { amount: number | string; currency?: 'IRR' | 'IRT' }, options: RequestOptions = {}): Promise<VerifyResult> {
     return this.transport.send({
       method: 'POST',
       path: `/payments/${segment(id)}/verify`,
