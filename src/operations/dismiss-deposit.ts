@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { BankMessage } from '../generated/prisma/client.js';
 import { dismissRefusal, lockVisibleMessage, markDismissed } from '../domain/bank-messages/decisions.js';
+import { syncGapsOfMessage } from '../domain/bank-messages/gap-decisions.js';
 import { releaseReviewFlags } from '../domain/matching/review-flags.js';
 import { noteSchema } from './confirm-by-hand.js';
 import type { Operation } from './operation.js';
@@ -18,9 +19,10 @@ export const dismissDeposit: Operation<z.output<typeof input>, BankMessage, Bank
   emits: [],
   load: (tx, { actor, id }) => lockVisibleMessage(tx, actor, id),
   check: (message) => dismissRefusal(message),
-  async write(tx, message, { note }) {
+  async write(tx, message, { note }, deps) {
     const dismissed = await markDismissed(tx, message.id, note ?? null);
     await releaseReviewFlags(tx, message);
+    await syncGapsOfMessage(tx, deps.jobs, message);
     return {
       result: dismissed,
       audit: [

@@ -52,6 +52,8 @@ export const resolveBalanceGap: Operation<z.output<typeof input>, Loaded, Balanc
     const note = data.note ?? null;
     const decided = { status: payment ? 'resolved' : 'dismissed', resolvedAt: new Date(), resolvedPaymentId: payment?.id ?? null, decisionNote: note };
     const audit = [];
+    // The gap names its payment first: it is the evidence the payments guard asks of a canceled payment confirmed by hand.
+    const updated = await tx.balanceGap.update({ where: { id: gap.id }, data: decided });
     if (payment) {
       const confirmed = await applyTransition(
         tx,
@@ -63,7 +65,6 @@ export const resolveBalanceGap: Operation<z.output<typeof input>, Loaded, Balanc
       );
       audit.push(paymentDecisionAudit('payment.gap_resolved', payment, confirmed, note));
     }
-    const updated = await tx.balanceGap.update({ where: { id: gap.id }, data: decided });
     await advanceChainPast(tx, deps.jobs, updated, message);
     audit.push({
       action: payment ? ('balance_gap.resolved' as const) : ('balance_gap.dismissed' as const),

@@ -75,6 +75,18 @@ describe.concurrent('heartbeat telemetry', () => {
   });
 });
 
+describe('one-tap set-up', () => {
+  it('createDevice and issueDeviceHook answer the hook URL as an SVG QR code', async () => {
+    const shop = await liveShopWithHook(app);
+    const made = await gqlOk(app.baseUrl, `mutation { createDevice(input: { name: "QR phone" }) { hookUrl setupQr } }`, {}, shop.merchantKey);
+    expect(made.createDevice.setupQr).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
+    const issued = await gqlOk(app.baseUrl, `mutation($id: ID!) { issueDeviceHook(id: $id) { hookUrl setupQr } }`, { id: shop.deviceId }, shop.merchantKey);
+    expect(issued.issueDeviceHook.setupQr).toMatch(/^<svg/);
+    // Another URL, another code.
+    expect(issued.issueDeviceHook.setupQr).not.toBe(made.createDevice.setupQr);
+  });
+});
+
 describe.concurrent('health transitions', () => {
   it('low battery and not charging is low_battery, with device.low_battery to an endpoint that opted in; charging makes it ok', async () => {
     const shop = await liveShopWithHook(app);

@@ -143,6 +143,26 @@ describe.concurrent('resolving a gap', () => {
     expect(await payment(s.next.id)).toMatchObject({ status: 'confirmed' });
   });
 
+  it('a canceled candidate can take the gap’s money (the gap is its evidence)', async () => {
+    const s = await lostDeposit(471_000);
+    expect((await request(app.baseUrl, 'POST', `/v1/checkout/${s.lost.token}/cancel`)).status).toBe(200);
+    expect((await send(s.shop.deviceToken!, s.nextSms)).body.status).toBe('needs_review');
+    const [gap] = await gapsOf(s.shop.cardId);
+    const resolved = await gqlOk(app.baseUrl, RESOLVE, { id: gap!.id, paymentId: s.lost.id, note: 'paid, then canceled the page' }, s.shop.merchantKey);
+    expect(resolved.resolveBalanceGap).toMatchObject({ status: 'resolved', resolvedPayment: { id: s.lost.id } });
+    expect(await payment(s.lost.id)).toMatchObject({ status: 'confirmed', confirmationSource: 'manual', amountReceived: BigInt(s.lost.amountFinal) });
+  });
+
+  it('dismissing the held message itself (not genuine) dismisses its gap and trusts nothing', async () => {
+    const s = await lostDeposit(481_000);
+    const held = await send(s.shop.deviceToken!, s.nextSms);
+    await gqlOk(app.baseUrl, `mutation($id: ID!) { dismissBankMessage(id: $id, note: "not from our bank") { status } }`, { id: held.body.id }, s.shop.merchantKey);
+    const [gap] = await gapsOf(s.shop.cardId);
+    expect(gap).toMatchObject({ status: 'dismissed', resolvedPaymentId: null });
+    expect(await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: held.body.id } })).toMatchObject({ trusted: false, status: 'dismissed' });
+    expect(await payment(s.lost.id)).toMatchObject({ status: 'pending' });
+  });
+
   it('a viewer is refused; another merchant’s gap is not found', async () => {
     const s = await lostDeposit(461_000);
     expect((await send(s.shop.deviceToken!, s.nextSms)).body.status).toBe('needs_review');

@@ -35,8 +35,11 @@ export async function lockVisibleGap(tx: Tx, actor: Actor, id: string): Promise<
   if (!seen) throw AppError.notFound('Balance gap');
   await lockCardChain(tx, seen.cardId);
   await lockGapRow(tx, id);
-  await lockMessageRow(tx, (await tx.balanceGap.findUniqueOrThrow({ where: { id }, select: { toMessageId: true } })).toMessageId);
-  return tx.balanceGap.findUniqueOrThrow({ where: { id } });
+  // A gap that turned out to be another's (its end now waits behind an earlier one) is gone: not found.
+  const gap = await tx.balanceGap.findUnique({ where: { id } });
+  if (!gap) throw AppError.notFound('Balance gap');
+  await lockMessageRow(tx, gap.toMessageId);
+  return gap;
 }
 
 /** The same decision again answers the gap as it is (idempotent); another one on a decided gap is refused. */
@@ -51,6 +54,7 @@ export type GapPayment = { id: string; status: string; sandbox: boolean; amountF
 /** A payment the gap's money may confirm: one of its candidates (live, not confirmed, the gap's amount, the card's scope, the time window). */
 export function gapPaymentRefusal(gap: BalanceGap, payment: GapPayment, candidateIds: readonly string[]): Refusal | null {
   if (gap.amount <= 0n) return { code: 'invalid_state', message: 'Only a gap of missing deposits (a positive amount) can confirm a payment; dismiss this one with a note.', details: { amount: gap.amount.toString() } };
+  if (payment.sandbox) return { code: 'invalid_state', message: 'A balance gap is real money: it can confirm only a live payment.', details: { status: payment.status } };
   if (!(TRANSITIONS.attach.from as readonly string[]).includes(payment.status)) {
     return { code: 'invalid_state', message: `A gap can confirm a payment that is ${TRANSITIONS.attach.from.join(', ')}; this one is ${payment.status}.`, details: { status: payment.status } };
   }
@@ -75,6 +79,8 @@ export function gapPaymentRefusal(gap: BalanceGap, payment: GapPayment, candidat
 export async function advanceChainPast(tx: Tx, jobs: JobQueue, gap: BalanceGap, message: BankMessage): Promise<void> {
   const card = await tx.card.findUniqueOrThrow({ where: { id: gap.cardId }, select: { id: true, projectId: true, merchantId: true, cardNumber: true, accountNumber: true, smsSender: true } });
   if (await trustMessage(tx, message.id)) {
+    // Trusted on the merchant's word, not the engine's (the chain's evidence rules): recorded as decided.
+    await tx.bankMessage.update({ where: { id: message.id }, data: { decidedAt: new Date() } });
     const at = message.bankTime ?? message.receivedAt;
     if (message.direction === 'deposit' && message.amount !== null && message.deviceId && (message.status === 'needs_review' || message.status === 'unmatched')) {
       const result = await matchDeposit(tx, jobs, message.id, deviceScope(message.deviceId), [card], { amount: message.amount, at, simulated: false, review: null });
@@ -82,5 +88,13 @@ export async function advanceChainPast(tx: Tx, jobs: JobQueue, gap: BalanceGap, 
     }
     if (message.balance !== null) await trustFollowers(tx, jobs, card, { balance: message.balance, at });
   }
+  await syncBalanceGaps(tx, jobs, card);
+}
+
+/** After the merchant dismissed a held message: its card's gaps follow at once (a gap it ended is dismissed with it). */
+export async function syncGapsOfMessage(tx: Tx, jobs: JobQueue, message: { cardId: string | null }): Promise<void> {
+  if (!message.cardId) return;
+  await lockCardChain(tx, message.cardId);
+  const card = await tx.card.findUniqueOrThrow({ where: { id: message.cardId }, select: { id: true, projectId: true, merchantId: true } });
   await syncBalanceGaps(tx, jobs, card);
 }

@@ -5,7 +5,7 @@ import { queueDeliveries } from '../webhooks/deliveries.js';
 import { follows } from './chain.js';
 import { gapAmount, gapEnds, type HeldMessage } from './gaps.js';
 import { chainHeadUntil } from './store/evidence.js';
-import { closeExplained, dropGap, explainingMessage, gapCandidates, heldMessagesOf, insertGap, isTrusted, lockOpenGaps, moveGap, resolvedGapFor, type GapPlace } from './store/gaps.js';
+import { closeExplained, dismissWithMessage, dropGap, explainingMessage, gapCandidates, heldMessagesOf, insertGap, isTrusted, lockOpenGaps, moveGap, resolvedGapFor, type GapPlace } from './store/gaps.js';
 
 /**
  * Keeps a card's open balance gaps equal to what its chain says now (docs/exceptions.md "Lost
@@ -39,7 +39,11 @@ export async function syncBalanceGaps(tx: Tx, jobs: JobQueue, card: { id: string
       if (explainedBy) await closeExplained(tx, gap.id, explainedBy);
       continue;
     }
-    if (!heldIds.has(gap.toMessageId)) continue;
+    if (!heldIds.has(gap.toMessageId)) {
+      // The merchant dismissed the message itself (not genuine, or nothing to decide): its gap goes with it.
+      await dismissWithMessage(tx, gap);
+      continue;
+    }
     // Its end now waits behind an earlier held message: the gap is that one's, from the same start.
     const earlier = [...wanted.entries()].find(([, p]) => p.fromMessageId === gap.fromMessageId);
     if (earlier && (await moveGap(tx, gap.id, earlier[1]))) wanted.delete(earlier[0]);

@@ -85,6 +85,14 @@ export function closeExplained(tx: Tx, gapId: string, messageId: string) {
   });
 }
 
+/** Dismisses an open gap whose end message the merchant dismissed (or refunded). */
+export function dismissWithMessage(tx: Tx, gap: Pick<BalanceGap, 'id' | 'toMessageId'>) {
+  return tx.balanceGap.updateMany({
+    where: { id: gap.id, status: 'open', toMessage: { status: { in: ['dismissed', 'refunded'] } } },
+    data: { status: 'dismissed', resolvedAt: new Date(), decisionNote: 'Its message was dismissed by the merchant.' },
+  });
+}
+
 /** A gap that is no gap any more (its end waits behind another gap's end): never decided, so nothing rests on it. */
 export function dropGap(tx: Tx, gapId: string) {
   return tx.balanceGap.deleteMany({ where: { id: gapId, status: 'open' } });

@@ -31,9 +31,13 @@ BEGIN
     OR (OLD.status = 'canceled' AND NEW.status = 'confirmed')) THEN
     RAISE EXCEPTION 'payment %: status % cannot become %', OLD.id, OLD.status, NEW.status USING ERRCODE = 'GWM01';
   END IF;
+  -- Its evidence: the deposit attached, or a balance gap the merchant resolved to it (issue 37; the
+  -- gap is marked resolved naming the payment before the payment is confirmed).
   IF OLD.status = 'canceled' AND NEW.status = 'confirmed'
-     AND (NEW.confirmation_source IS DISTINCT FROM 'manual' OR NEW.confirmed_by_message_id IS NULL) THEN
-    RAISE EXCEPTION 'payment %: a canceled payment is confirmed only by attaching its deposit', OLD.id USING ERRCODE = 'GWM01';
+     AND (NEW.confirmation_source IS DISTINCT FROM 'manual'
+       OR (NEW.confirmed_by_message_id IS NULL
+         AND NOT EXISTS (SELECT 1 FROM balance_gaps g WHERE g.resolved_payment_id = NEW.id AND g.status = 'resolved'))) THEN
+    RAISE EXCEPTION 'payment %: a canceled payment is confirmed only by attaching its deposit or resolving a balance gap to it', OLD.id USING ERRCODE = 'GWM01';
   END IF;
   IF NEW.fee_state IS DISTINCT FROM OLD.fee_state
      AND NOT (OLD.fee_state = 'reserved' AND NEW.fee_state IN ('debited', 'released'))
