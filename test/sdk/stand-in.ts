@@ -1,12 +1,12 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Step = 'drop' | 'proxy' | 'forward-then-503' | 'extend' | 429 | 500 | 502 | 503;
+export type Step = 'drop' | 'proxy' | 'forward-then-503' | 'extend' | 409 | 429 | 500 | 502 | 503;
 
 /**
  * A real HTTP stand-in in front of the service, for the SDKs' retry tests. Each request takes the
  * next step of `plan`: 'drop' closes the connection unanswered; a status answers it with the error
- * envelope (429 with `Retry-After: 1`); 'forward-then-503' lets the service do the work and then
+ * envelope (409 `idempotency_conflict`, 429 with `Retry-After: 1`); 'forward-then-503' lets the service do the work and then
  * loses its answer (503); 'extend' forwards and answers as a later /v1 may (a field added, a
  * `status` the client has never seen); 'proxy' (also once the plan is used up) forwards and relays.
  * `seen` records each request's method, path and Idempotency-Key.
@@ -61,7 +61,8 @@ export class StandIn {
     if (typeof step === 'number') {
       const headers: Record<string, string> = { 'content-type': 'application/json' };
       if (step === 429) headers['retry-after'] = '1';
-      const code = step === 429 ? 'rate_limited' : step === 503 ? 'unavailable' : 'internal_error';
+      // 409: what the service answers a key whose first request is still running.
+      const code = step === 409 ? 'idempotency_conflict' : step === 429 ? 'rate_limited' : step === 503 ? 'unavailable' : 'internal_error';
       res.writeHead(step, headers).end(JSON.stringify({ error: { code, message: 'stand-in', details: {} }, details: {} }));
       return;
     }

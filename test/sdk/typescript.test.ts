@@ -199,6 +199,17 @@ describe('retries', () => {
     expect((await gw.payments.refunds.list(p.id)).items.map((r) => r.id)).toEqual([refund.id]);
   });
 
+  it('idempotency_conflict is retried only after an unanswered attempt (which may still be running)', async () => {
+    standIn.setPlan(['drop', 409, 409, 'proxy']);
+    const created = await gateway({ baseUrl: standIn.url, retry: { maxRetries: 4, baseDelayMs: 1 } }).payments.create({ amount: 45_000, callbackUrl: CALLBACK, orderId: 'ts-409' });
+    expect(standIn.seen).toHaveLength(4);
+    expect(new Set(standIn.seen.map((s) => s.key)).size).toBe(1);
+    expect((await gateway().payments.list({ orderId: 'ts-409' })).items.map((p) => p.id)).toEqual([created.id]);
+    standIn.setPlan([409]);
+    await expect(gateway({ baseUrl: standIn.url }).payments.create({ amount: 45_000, callbackUrl: CALLBACK })).rejects.toMatchObject({ status: 409, code: 'idempotency_conflict' });
+    expect(standIn.seen).toHaveLength(1);
+  });
+
   it('gives up after maxRetries with the last error, envelope intact; 4xx are not retried', async () => {
     standIn.setPlan([503, 503, 503]);
     const gw = gateway({ baseUrl: standIn.url, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 } });

@@ -194,7 +194,9 @@ final class HttpTransport
             if (!$canRetry || !$transient || ($waitSeconds !== null && $waitSeconds > $this->maxRetryAfterSeconds)) {
                 throw $exception;
             }
-            $lastUnanswered = false;
+            if ($status !== 409) {
+                $lastUnanswered = false; // still unanswered while the service says the first attempt is running
+            }
             $this->sleepMs(max(($waitSeconds ?? 0) * 1000, $this->backoffMs($attempt)));
         }
     }

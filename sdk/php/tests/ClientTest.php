@@ -148,6 +148,21 @@ final class ClientTest extends TestCase
         self::assertSame([$refund['id']], array_column($client->refunds->list($p['id'])['items'], 'id'));
     }
 
+    public function testIdempotencyConflictIsRetriedOnlyAfterAnUnansweredAttempt(): void
+    {
+        Support::plan(['drop', 409, 409, 'proxy']);
+        $created = $this->client(Support::env('GATEWAY_STANDIN_URL'), ['max_retries' => 4, 'base_delay_ms' => 1])->payments->create(['amount' => 45000, 'callbackUrl' => Support::CALLBACK, 'orderId' => 'php-409']);
+        self::assertCount(4, Support::seen());
+        self::assertCount(1, array_unique(array_column(Support::seen(), 'key')));
+        self::assertSame([$created['id']], array_column($this->client()->payments->list(['orderId' => 'php-409'])['items'], 'id'));
+        Support::plan([409]);
+        $e = $this->run_(function () {
+            $this->client(Support::env('GATEWAY_STANDIN_URL'))->payments->create(['amount' => 45000, 'callbackUrl' => Support::CALLBACK]);
+        });
+        self::assertSame([409, 'idempotency_conflict'], [$e->getStatus(), $e->getErrorCode()]);
+        self::assertCount(1, Support::seen());
+    }
+
     public function testToleratesWhatV1MayAdd(): void
     {
         $p = $this->client()->payments->create(['amount' => 35000, 'callbackUrl' => Support::CALLBACK]);

@@ -200,7 +200,8 @@ class Transport {
         (res.status === 409 && code === 'idempotency_conflict' && lastAttemptUnanswered);
       if (!canRetry || !transient) throw error;
       if (wait !== undefined && wait > this.retry.maxRetryAfterMs) throw error;
-      lastAttemptUnanswered = false;
+      // Still unanswered while the service says the first attempt is running.
+      if (res.status !== 409) lastAttemptUnanswered = false;
       await sleep(Math.max(wait ?? 0, this.backoff(attempt)), call.signal);
     }
   }
