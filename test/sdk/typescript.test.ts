@@ -144,7 +144,7 @@ describe('payments', () => {
     await confirm(p.id);
     const body = { amount: '100000', destinationCard: '6037991234567893', reference: 'TRX-1', note: 'one book returned' };
     const first = await gw.payments.refunds.create(p.id, body, { idempotencyKey: 'ts-refund-1' });
-    const again = await gw.payments.refunds.create(p.id, body, { idempotencyKey: 'ts-refund-1' });
+    const again = await gw.refunds.create(p.id, body, { idempotencyKey: 'ts-refund-1' });
     expect(again).toEqual(first);
     expect(first).toMatchObject({ paymentId: p.id, amount: '100000', destinationCard: '************7893' });
     const list = await gw.payments.refunds.list(p.id);

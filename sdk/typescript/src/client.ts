@@ -305,8 +305,11 @@ export class Payments {
 /** The gateway's `/v1` REST API with a project API key. */
 export class Gateway {
   readonly payments: Payments;
+  /** The same object as `payments.refunds` (as the PHP SDK's `$client->refunds`). */
+  readonly refunds: Refunds;
 
   constructor(options: GatewayOptions) {
     this.payments = new Payments(new Transport(options));
+    this.refunds = this.payments.refunds;
   }
 }
