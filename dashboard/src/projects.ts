@@ -1,6 +1,6 @@
 import { useQuery } from 'urql';
 import { graphql } from './graphql.js';
-import { useMode } from './router.js';
+import { useMode } from './mode.js';
 
 const Projects = graphql(`
   query DashboardProjects {

@@ -6,7 +6,7 @@ import { DASHBOARD_CSP } from '../../src/http/dashboard.js';
 import { createPaymentRest, gqlOk, makeMerchant, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { launchChromium } from '../support/browser.js';
 import { Receiver } from '../support/receiver.js';
-import { axeViolations, expectNoHorizontalScroll, inviteOwner, openLoaded, requireBuiltDashboard, watchCsp } from './support.js';
+import { axeViolations, expectNoHorizontalScroll, inviteOwner, openLoaded, openSection, requireBuiltDashboard, watchCsp } from './support.js';
 
 const PASSWORD = 'a-long-dashboard-password';
 const PHONE = { width: 360, height: 740 };
@@ -107,16 +107,17 @@ describe('the dashboard in a browser', () => {
     const payment = await pendingPayment('order-login');
     signedIn = await browser.newContext({ viewport: PHONE, locale: 'fa-IR' });
     const page = await newPage(signedIn);
-    await page.goto(`${app.baseUrl}/dashboard/payments`);
+    // The shop is a sandbox project: its payments are on the test side (the mirror /dashboard/test/…).
+    await page.goto(`${app.baseUrl}/dashboard/test/payments`);
     await page.waitForURL((url) => url.pathname === '/dashboard/login');
-    expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard/payments');
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard/test/payments');
     await expectNoHorizontalScroll(page, PHONE.width);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.locator('input[name="email"]').fill(owner.email);
     await page.locator('input[name="password"]').fill(PASSWORD);
     await page.getByRole('button', { name: 'ورود' }).click();
-    await page.waitForURL((url) => url.pathname === '/dashboard/payments');
+    await page.waitForURL((url) => url.pathname === '/dashboard/test/payments');
     const row = page.locator(`[data-payment-id="${payment.id}"]`);
     await row.waitFor();
     expect(await row.getAttribute('data-status')).toBe('pending');
@@ -127,7 +128,7 @@ describe('the dashboard in a browser', () => {
   it('turns a payment row confirmed live when its deposit arrives, without reloading', async () => {
     const payment = await pendingPayment('order-live');
     const page = await newPage(signedIn);
-    await open(page, '/dashboard/payments');
+    await open(page, '/dashboard/test/payments');
     const row = page.locator(`[data-payment-id="${payment.id}"]`);
     expect(await row.getAttribute('data-status')).toBe('pending');
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
@@ -146,13 +147,20 @@ describe('the dashboard in a browser', () => {
     const messageId: string = deposit.body.bankMessage.id;
     expect(deposit.body.bankMessage.status).toBe('needs_review');
     const page = await newPage(signedIn);
-    await open(page, '/dashboard/review');
+    await open(page, '/dashboard/test/review');
     expect(Number(await page.locator('#attention-count').getAttribute('data-count'))).toBeGreaterThanOrEqual(1);
 
     const item = page.locator(`[data-bank-message-id="${messageId}"]`);
     const candidate = item.locator(`[data-candidate-payment-id="${payment.id}"]`);
     await candidate.getByRole('textbox', { name: 'یادداشت (اختیاری)' }).fill('code left out by the payer');
     await candidate.getByRole('button', { name: 'وصل کردن به این پرداخت' }).click();
+    // Nothing runs yet: the decision asks once more, with the deposit's amount and the order.
+    const ask = candidate.locator('[data-confirm-step]');
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain('order-review');
+    expect(await ask.textContent()).toContain('تومان');
+    expect((await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey })).body.status).toBe('pending');
+    await ask.getByRole('button', { name: 'بله، وصل شود' }).click();
 
     await item.waitFor({ state: 'detached', timeout: 10_000 });
     const after = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
@@ -175,6 +183,7 @@ describe('the dashboard in a browser', () => {
     await form.getByLabel('شمارهٔ پیگیری بانک').fill('778812');
     await form.getByLabel('یادداشت').fill('بازگشت بخشی از مبلغ');
     await form.getByRole('button', { name: 'ثبت بازپرداخت' }).click();
+    await form.getByRole('button', { name: 'بله، ثبت شود' }).click();
     await form.getByText('بازپرداخت ثبت شد.').waitFor();
 
     // The page reads the payment again: the refund listed, the refunded sum in its summary.
@@ -190,6 +199,7 @@ describe('the dashboard in a browser', () => {
     // More than what is left is refused by the API, in Persian, with what is left.
     await form.getByLabel('مبلغ بازپرداخت به تومان').fill('1000000');
     await form.getByRole('button', { name: 'ثبت بازپرداخت' }).click();
+    await form.getByRole('button', { name: 'بله، ثبت شود' }).click();
     await expect.poll(() => form.getByRole('alert').textContent()).toBe('جمع بازپرداخت‌ها از مبلغ دریافتی بیشتر می‌شود.');
     expect(await axeViolations(page)).toEqual([]);
     await page.close();
@@ -206,7 +216,7 @@ describe('the dashboard in a browser', () => {
     const byAmount = await pendingPayment('order-amount', 187_000);
     await pendingPayment('order-other', 150_000);
     const page = await newPage(signedIn);
-    await open(page, '/dashboard/payments');
+    await open(page, '/dashboard/test/payments');
     const listed = () => page.locator('ul[aria-label="پرداخت‌ها"] [data-payment-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-payment-id')));
     const form = page.getByRole('form', { name: 'پالایش پرداخت‌ها' });
 
@@ -225,15 +235,15 @@ describe('the dashboard in a browser', () => {
     await page.waitForURL((url) => url.searchParams.get('card') === '4321');
     await expect.poll(listed).toEqual([onCard.id]);
     // The same filters from a bookmarked address.
-    await open(page, `/dashboard/payments?amount=${onCard.amountFinal}&card=4321`);
+    await open(page, `/dashboard/test/payments?amount=${onCard.amountFinal}&card=4321`);
     await expect.poll(listed).toEqual([onCard.id]);
-    await open(page, `/dashboard/payments?amount=${onCard.amountFinal}&card=5678`);
+    await open(page, `/dashboard/test/payments?amount=${onCard.amountFinal}&card=5678`);
     await page.getByText('پرداختی با این پالایه نیست.').waitFor();
 
     // The cards page: today's use against the daily caps, as the API counts it.
     const used = await gqlOk(app.baseUrl, `query($id: ID!) { node(id: $id) { ... on Card { usedToday { amount count } } } }`, { id: second.cardId }, shop.merchantKey);
     expect(used.node.usedToday).toEqual({ amount: onCard.amountFinal, count: 1 });
-    await open(page, '/dashboard/cards');
+    await open(page, '/dashboard/test/cards');
     const day = page.locator(`li[data-card-id="${second.cardId}"] [data-cap="day"]`);
     const digits = (n: bigint) => new Intl.NumberFormat('fa-IR').format(n);
     expect(await day.textContent()).toBe(`${digits(BigInt(onCard.amountFinal) / 10n)} از ۵۰۰٬۰۰۰ تومان امروز، ۱ از ۱۰ پرداخت`);
@@ -248,7 +258,7 @@ describe('the dashboard in a browser', () => {
     receiver = await new Receiver().start();
     await gqlOk(app.baseUrl, `mutation($p: ID!, $u: String!) { setWebhookEndpoint(projectId: $p, url: $u) { secret } }`, { p: shop.projectId, u: `${receiver.url}/dashboard-test` }, shop.merchantKey);
     const page = await newPage(signedIn);
-    await open(page, '/dashboard/webhooks');
+    await open(page, '/dashboard/test/webhooks');
     const panel = page.getByRole('region', { name: 'Shop (آزمایشی)' });
     await panel.getByRole('button', { name: 'ارسال آزمایشی' }).click();
     await panel.getByRole('status').filter({ hasText: 'رویداد آزمایشی رسید' }).waitFor();
@@ -319,7 +329,7 @@ describe('the dashboard in a browser', () => {
     const payment = await pendingPayment('order-units', 120_000);
     const page = await newPage(signedIn);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await open(page, '/dashboard/payments');
+    await open(page, '/dashboard/test/payments');
     await expectNoHorizontalScroll(page, 1280);
     const amount = page.locator(`[data-payment-id="${payment.id}"] .amount`);
     const digits = (n: string) => new Intl.NumberFormat('fa-IR').format(BigInt(n));
@@ -336,12 +346,12 @@ describe('the dashboard in a browser', () => {
     await open(page, '/dashboard');
     // The audit page's file gone (a deployment since this tab loaded, or the network down).
     await page.route(/\/dashboard\/assets\/audit-[^/]+\.js$/, (route) => route.abort());
-    await page.getByRole('navigation').getByRole('link', { name: 'گزارش تغییرات' }).click();
+    await openSection(page, 'گزارش تغییرات');
     await page.getByRole('alert').filter({ hasText: 'این صفحه بار نشد' }).waitFor();
     expect(await page.getByRole('button', { name: 'بارگذاری دوباره' }).count()).toBe(1);
     expect(await page.getByRole('navigation').count()).toBe(1);
     // Another page still opens from the same tab.
-    await page.getByRole('navigation').getByRole('link', { name: 'خروجی‌ها' }).click();
+    await openSection(page, 'خروجی‌ها');
     await page.getByRole('heading', { name: 'خروجی‌ها', level: 1 }).waitFor();
     await page.close();
   });

@@ -99,7 +99,7 @@ describe('dashboard words for dates, durations and the API’s refusals', () => 
 
 describe('dashboard live and test addresses', () => {
   it('mirrors every page under /dashboard/test, and keeps the sign-in pages out of the mirror', async () => {
-    const { inMode, splitMode } = await import('../../dashboard/src/router.js');
+    const { inMode, splitMode } = await import('../../dashboard/src/mode.js');
     expect(inMode('/dashboard/payments?status=pending', 'test')).toBe('/dashboard/test/payments?status=pending');
     expect(inMode('/dashboard/test/payments', 'live')).toBe('/dashboard/payments');
     expect(inMode('/dashboard', 'test')).toBe('/dashboard/test');

@@ -125,7 +125,7 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
 
     // A staff member with the review queue open…
     const member = await inviteUser(app, ownerCookie, 'staff', PASSWORD);
-    const { context, page } = await signedInPage(member.email, '/dashboard/review', { live: false });
+    const { context, page } = await signedInPage(member.email, '/dashboard/test/review', { live: false });
     const candidate = page.locator(`[data-bank-message-id="${messageId}"] [data-candidate-payment-id="${payment.id}"]`);
     const attach = candidate.getByRole('button', { name: 'وصل کردن به این پرداخت' });
     await attach.waitFor();
@@ -133,6 +133,8 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
     // …made a viewer by the owner, then tries to attach: refused by the API, said in Persian.
     await changeRole(app, ownerCookie, member.id, 'viewer');
     await attach.click();
+    // Money moves only after a second look (the amount and the order shown once more).
+    await candidate.getByRole('button', { name: 'بله، وصل شود' }).click();
     await expect.poll(() => candidate.getByRole('alert').textContent()).toBe('نقش شما («بیننده») اجازهٔ این کار را نمی‌دهد؛ مالک حساب می‌تواند نقش شما را تغییر دهد.');
     expect(await candidate.getByText('واریز به پرداخت وصل شد').count()).toBe(0);
     const after = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
@@ -166,7 +168,7 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
     const payment = created.body as { id: string };
     const deposit = await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: shop.apiKey, body: { paymentId: payment.id, outcome: 'base_amount' } });
     const member = await inviteUser(app, ownerCookie, 'staff', PASSWORD);
-    const { context, page } = await signedInPage(member.email, '/dashboard/review', { live: true, clock: true });
+    const { context, page } = await signedInPage(member.email, '/dashboard/test/review', { live: true, clock: true });
     const item = page.locator(`[data-bank-message-id="${deposit.body.bankMessage.id}"]`);
     const attach = item.locator(`[data-candidate-payment-id="${payment.id}"]`).getByRole('button', { name: 'وصل کردن به این پرداخت' });
     await attach.waitFor();
@@ -175,7 +177,7 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
     await changeRole(app, ownerCookie, member.id, 'viewer');
     await page.locator('#read-only-note').waitFor();
     expect(await attach.count()).toBe(0);
-    expect(new URL(page.url()).pathname).toBe('/dashboard/review');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/test/review');
     // The ended stream is opened again after the page's 3 s pause (dashboard/src/live.tsx), moved past here.
     await page.clock.runFor(3_000);
     await page.locator('#live-state.on').waitFor({ timeout: 15_000 });
@@ -184,7 +186,7 @@ describe('roles in the dashboard: the API refuses, the page says so in Persian',
     await changeRole(app, ownerCookie, member.id, 'staff');
     await attach.waitFor();
     expect(await page.locator('#read-only-note').count()).toBe(0);
-    expect(new URL(page.url()).pathname).toBe('/dashboard/review');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/test/review');
     await context.close();
   });
 });

@@ -132,3 +132,17 @@ export async function openLoaded(page: Page, app: TestApp, pathname: string): Pr
   // Not expect.poll's default second: a loaded machine has taken longer to finish a page's reads.
   await expect.poll(() => page.getByText('در حال بارگذاری…').count(), { timeout: 10_000 }).toBe(0);
 }
+
+/**
+ * Goes to a section as a person would: on a phone through the bottom bar's "more" sheet (which lists
+ * every section), on a desktop through the side column.
+ */
+export async function openSection(page: Page, name: string): Promise<void> {
+  const more = page.locator('#more-button');
+  if (await more.isVisible()) {
+    await more.click();
+    await page.getByRole('dialog', { name: 'همهٔ بخش‌ها' }).getByRole('link', { name, exact: true }).click();
+  } else {
+    await page.getByRole('navigation', { name: 'بخش‌های داشبورد' }).getByRole('link', { name, exact: true }).click();
+  }
+}

@@ -11,6 +11,7 @@ import {
   inviteOwner,
   inviteUser,
   openLoaded,
+  openSection,
   requireBuiltDashboard,
   sessionCookie,
   setPasswordByLink,
@@ -172,7 +173,7 @@ describe('two-factor sign-in in the dashboard', () => {
     const page = await newPage(context);
     await signInWithForm(page, app, owner.email, PASSWORD);
     // Reachable from the navigation.
-    await page.getByRole('navigation').getByRole('link', { name: 'ورود دومرحله‌ای' }).click();
+    await openSection(page, 'ورود دومرحله‌ای');
     await page.waitForURL((url) => url.pathname === '/dashboard/security');
     await page.getByRole('heading', { name: 'ورود دومرحله‌ای', level: 1 }).waitFor();
     expect(await page.locator('#totp-state').getAttribute('data-totp-enabled')).toBe('false');
@@ -272,7 +273,7 @@ describe('two-factor sign-in in the dashboard', () => {
     // still offers the decision until the shell's next read (a poll every 30 s) learns of it.
     const staffContext = await newContext();
     const staffPage = await newPage(staffContext);
-    await signInWithForm(staffPage, app, staff.email, PASSWORD, '/dashboard/review');
+    await signInWithForm(staffPage, app, staff.email, PASSWORD, '/dashboard/test/review');
     const candidate = staffPage.locator(`[data-bank-message-id="${messageId}"] [data-candidate-payment-id="${payment.id}"]`);
     await candidate.waitFor();
     // The shell learns of the change within moments (the live stream ends on a credential change,
@@ -289,6 +290,7 @@ describe('two-factor sign-in in the dashboard', () => {
 
     // The staff member's decision: 403 totp_required, told in Persian with the way to set it up.
     await candidate.getByRole('button', { name: 'وصل کردن به این پرداخت' }).click();
+    await candidate.getByRole('button', { name: 'بله، وصل شود' }).click();
     const refusal = candidate.locator('[role="alert"][data-error-code="totp_required"]');
     await refusal.waitFor();
     expect(await refusal.textContent()).toContain('ورود دومرحله‌ای را برای همه لازم کرده است');
@@ -296,7 +298,7 @@ describe('two-factor sign-in in the dashboard', () => {
     expect(after.body.status).toBe('pending');
     // The link leads to the set-up page, whose own read says why (the shell's still held).
     await refusal.getByRole('link', { name: 'راه‌اندازی ورود دومرحله‌ای' }).click();
-    await staffPage.waitForURL((url) => url.pathname === '/dashboard/security');
+    await staffPage.waitForURL((url) => url.pathname === '/dashboard/test/security');
     expect(await staffPage.locator('#totp-required-note').textContent()).toContain('لازم کرده است');
     release();
     await staffPage.unroute('**/graphql');
@@ -306,17 +308,18 @@ describe('two-factor sign-in in the dashboard', () => {
 
     // Any other page sends them back here until it is set up, a fresh load as much as a link.
     await staffPage.getByRole('navigation').getByRole('link', { name: 'پرداخت‌ها' }).click();
-    await staffPage.waitForURL((url) => url.pathname === '/dashboard/security');
-    await staffPage.goto(`${app.baseUrl}/dashboard/review`);
-    await staffPage.waitForURL((url) => url.pathname === '/dashboard/security');
+    await staffPage.waitForURL((url) => url.pathname === '/dashboard/test/security');
+    await staffPage.goto(`${app.baseUrl}/dashboard/test/review`);
+    await staffPage.waitForURL((url) => url.pathname === '/dashboard/test/security');
     await staffPage.locator('#totp-required-note').waitFor();
 
     // Set up: the note goes, the other pages open, and the decision goes through.
     await setUpOnPage(staffPage);
     await expect.poll(() => staffPage.locator('#totp-required-note').count()).toBe(0);
-    await openLoaded(staffPage, app, '/dashboard/review');
-    expect(new URL(staffPage.url()).pathname).toBe('/dashboard/review');
+    await openLoaded(staffPage, app, '/dashboard/test/review');
+    expect(new URL(staffPage.url()).pathname).toBe('/dashboard/test/review');
     await candidate.getByRole('button', { name: 'وصل کردن به این پرداخت' }).click();
+    await candidate.getByRole('button', { name: 'بله، وصل شود' }).click();
     await staffPage.locator(`[data-bank-message-id="${messageId}"]`).waitFor({ state: 'detached' });
     const confirmed = await request(app.baseUrl, 'GET', `/v1/payments/${payment.id}`, { token: shop.apiKey });
     expect(confirmed.body).toMatchObject({ status: 'confirmed', bankMessageId: messageId });

@@ -181,10 +181,10 @@ export function PaymentPage({ id }: { id: string }) {
       <Section title="کارها">
         <ReadOnlyNote />
         {payment.status === 'pending' || payment.status === 'expired' ? (
-          <ConfirmForm paymentId={payment.id} expired={payment.status === 'expired'} />
+          <ConfirmForm paymentId={payment.id} expired={payment.status === 'expired'} amount={payment.amountFinal} order={payment} />
         ) : null}
         {payment.status === 'pending' && <RejectForm paymentId={payment.id} />}
-        {payment.status === 'confirmed' && <RefundForm paymentId={payment.id} />}
+        {payment.status === 'confirmed' && <RefundForm paymentId={payment.id} order={payment} />}
         {!open && payment.status !== 'confirmed' && <Empty>این پرداخت پایان یافته است.</Empty>}
       </Section>
 
@@ -202,7 +202,7 @@ export function PaymentPage({ id }: { id: string }) {
               <li key={bankMessage.id} className="row candidate" data-bank-message-id={bankMessage.id}>
                 <p className="tag">{label(CANDIDATE_REASON, reason)}</p>
                 <MessageEvidence message={bankMessage} />
-                <AttachForm messageId={bankMessage.id} paymentId={payment.id} label="این واریز پول همین پرداخت است" />
+                <AttachForm messageId={bankMessage.id} paymentId={payment.id} label="این واریز پول همین پرداخت است" amount={bankMessage.amount} order={payment} />
               </li>
             ))}
           </ul>

@@ -80,7 +80,7 @@ const FlaggedPayments = graphql(
 type CandidateData = { id: string; orderId: string | null; status: string; amountFinal: string; amountRequested: string; createdAt: string };
 type Deposit = BankMessageData & { candidates: { reason: string; payment: CandidateData }[] };
 type FlaggedPayment = PaymentRowData & { candidateMessages: { reason: string; bankMessage: EvidenceData }[] };
-function CandidatePayment({ messageId, reason, payment }: { messageId: string; reason: string; payment: CandidateData }) {
+function CandidatePayment({ messageId, amount, reason, payment }: { messageId: string; amount: string | null; reason: string; payment: CandidateData }) {
   return (
     <li className="candidate" data-candidate-payment-id={payment.id}>
       <div className="row-main">
@@ -96,7 +96,7 @@ function CandidatePayment({ messageId, reason, payment }: { messageId: string; r
         </span>
         <DateTime iso={payment.createdAt} />
       </div>
-      <AttachForm messageId={messageId} paymentId={payment.id} label="وصل کردن به این پرداخت" />
+      <AttachForm messageId={messageId} paymentId={payment.id} label="وصل کردن به این پرداخت" amount={amount} order={payment} />
     </li>
   );
 }
@@ -112,13 +112,13 @@ function DepositItem({ message }: { message: Deposit }) {
       ) : (
         <ul className="candidates">
           {message.candidates.map((c) => (
-            <CandidatePayment key={c.payment.id} messageId={message.id} reason={c.reason} payment={c.payment} />
+            <CandidatePayment key={c.payment.id} messageId={message.id} amount={message.amount} reason={c.reason} payment={c.payment} />
           ))}
         </ul>
       )}
       <details>
         <summary>بازپرداخت این واریز به واریزکننده</summary>
-        <RefundForm messageId={message.id} />
+        <RefundForm messageId={message.id} amount={message.amount} />
       </details>
       <details>
         <summary>کنار گذاشتن</summary>
@@ -153,7 +153,7 @@ function PaymentItem({ payment }: { payment: FlaggedPayment }) {
             <li key={c.bankMessage.id} className="candidate" data-candidate-bank-message-id={c.bankMessage.id}>
               <span className="tag">{label(CANDIDATE_REASON, c.reason)}</span>
               <MessageEvidence message={c.bankMessage} />
-              <AttachForm messageId={c.bankMessage.id} paymentId={payment.id} label="وصل کردن این واریز" />
+              <AttachForm messageId={c.bankMessage.id} paymentId={payment.id} label="وصل کردن این واریز" amount={c.bankMessage.amount} order={payment} />
             </li>
           ))}
         </ul>
@@ -161,7 +161,7 @@ function PaymentItem({ payment }: { payment: FlaggedPayment }) {
       {(payment.status === 'pending' || payment.status === 'expired') && (
         <details>
           <summary>تأیید دستی بدون پیامک</summary>
-          <ConfirmForm paymentId={payment.id} expired={payment.status === 'expired'} />
+          <ConfirmForm paymentId={payment.id} expired={payment.status === 'expired'} amount={payment.amountFinal} order={payment} />
         </details>
       )}
       {payment.status === 'pending' && (

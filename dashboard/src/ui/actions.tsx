@@ -6,6 +6,7 @@ import { graphql } from '../graphql.js';
 import { useUnit, Amount } from '../unit.js';
 import { useRole } from '../role.js';
 import { ErrorNote } from './common.js';
+import { OrderTitle } from './data.js';
 
 /** The merchant's decisions on a payment or a deposit: each one a mutation, each in the audit log. */
 
@@ -74,6 +75,33 @@ const RefundMessage = graphql(`
   }
 `);
 
+/** What a decision that moves money is about: the amount and the order, shown before it runs. */
+export type MoneyContext = { amount?: string | null; order?: { id: string; orderId?: string | null } | null };
+
+/**
+ * The second look before money moves (attach, confirm by hand, refund): the amount and the order
+ * once more, then "yes" runs the decision, "cancel" goes back to the form.
+ */
+function AskOnce({ question, yes, busy, onYes, onNo }: { question: ReactNode; yes: string; busy: boolean; onYes: () => void; onNo: () => void }) {
+  return (
+    <div className="confirm" role="alertdialog" aria-label="تأیید دوباره" data-confirm-step="">
+      <p>{question}</p>
+      <div className="buttons">
+        <button type="button" disabled={busy} onClick={onYes} data-confirm-yes="">
+          {yes}
+        </button>
+        <button type="button" className="secondary" onClick={onNo}>
+          انصراف
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function Order({ order }: { order: MoneyContext['order'] }) {
+  return order ? <OrderTitle payment={order} /> : <>این پرداخت</>;
+}
+
 function Done({ text }: { text: string | null }) {
   return text ? (
     <p className="ok" role="status">
@@ -82,16 +110,22 @@ function Done({ text }: { text: string | null }) {
   ) : null;
 }
 
-function ConfirmFormInner({ paymentId, expired }: { paymentId: string; expired: boolean }) {
+function ConfirmFormInner({ paymentId, expired, amount, order }: { paymentId: string; expired: boolean } & MoneyContext) {
   const id = useId();
   const [state, confirm] = useMutation(ConfirmManually);
   const [late, setLate] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  const [asking, setAsking] = useState<{ note: string } | null>(null);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const note = String(new FormData(e.currentTarget).get('note') ?? '').trim();
     if (late && !note) return setProblem('برای تأیید پس از مهلت دیرکرد، یادداشت لازم است.');
     setProblem(null);
+    setAsking({ note });
+  };
+  const run = async () => {
+    const note = asking?.note ?? '';
+    setAsking(null);
     const result = await confirm({ id: paymentId, note: note || null, late: late || null });
     if (errorCode(result.error) === 'invalid_state' && expired && !late) {
       setProblem('مهلت دیرکرد این پرداخت گذشته است؛ اگر پول را در حساب دیده‌اید «تأیید پس از مهلت» را بزنید و یادداشت بنویسید.');
@@ -110,9 +144,23 @@ function ConfirmFormInner({ paymentId, expired }: { paymentId: string; expired: 
       <ErrorNote text={problem} />
       {!problem && <ErrorNote error={state.error} />}
       <Done text={state.data ? 'پرداخت تأیید شد.' : null} />
-      <button type="submit" disabled={state.fetching}>
-        تأیید دستی پرداخت
-      </button>
+      {asking ? (
+        <AskOnce
+          question={
+            <>
+              <Order order={order} /> {amount ? <>به مبلغ <Amount rials={amount} /></> : null} بدون پیامک بانک تأیید شود؟ فروشگاه آن را پرداخت‌شده می‌بیند.
+            </>
+          }
+          yes="بله، تأیید شود"
+          busy={state.fetching}
+          onYes={() => void run()}
+          onNo={() => setAsking(null)}
+        />
+      ) : (
+        <button type="submit" disabled={state.fetching}>
+          تأیید دستی پرداخت
+        </button>
+      )}
     </form>
   );
 }
@@ -142,14 +190,19 @@ function RejectFormInner({ paymentId }: { paymentId: string }) {
  * "This deposit is this payment's money", in one step. A deposit of another amount is refused
  * first (amount_mismatch); the user then confirms taking it as it is.
  */
-function AttachFormInner({ messageId, paymentId, label }: { messageId: string; paymentId: string; label: string }) {
+function AttachFormInner({ messageId, paymentId, label, amount, order }: { messageId: string; paymentId: string; label: string } & MoneyContext) {
   const id = useId();
   const [state, attach] = useMutation(Attach);
   const [mismatch, setMismatch] = useState<string | null>(null);
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  const [asking, setAsking] = useState<{ note: string | null } | null>(null);
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
-    const note = String(new FormData(e.currentTarget).get('note') ?? '').trim() || null;
-    const result = await attach({ messageId, paymentId, note, acceptAmount: mismatch ? true : null });
+    setAsking({ note: String(new FormData(e.currentTarget).get('note') ?? '').trim() || null });
+  };
+  const run = async () => {
+    const note = asking?.note ?? null;
+    setAsking(null);
+    const result = await attach({ messageId, paymentId, note, acceptAmount: mismatch !== null ? true : null });
     if (errorCode(result.error) === 'amount_mismatch') {
       const amount = errorDetails(result.error).amount;
       setMismatch(typeof amount === 'string' || typeof amount === 'number' ? String(amount) : '');
@@ -166,9 +219,23 @@ function AttachFormInner({ messageId, paymentId, label }: { messageId: string; p
       )}
       {mismatch === null && <ErrorNote error={state.error} />}
       <Done text={state.data ? 'واریز به پرداخت وصل شد و پرداخت تأیید شد.' : null} />
-      <button type="submit" disabled={state.fetching || Boolean(state.data)}>
-        {mismatch !== null ? 'پذیرفتن مبلغ و وصل کردن' : label}
-      </button>
+      {asking ? (
+        <AskOnce
+          question={
+            <>
+              واریز {amount ? <Amount rials={amount} /> : null} به <Order order={order} /> وصل شود؟ پرداخت تأیید می‌شود و فروشگاه آن را پرداخت‌شده می‌بیند.
+            </>
+          }
+          yes="بله، وصل شود"
+          busy={state.fetching}
+          onYes={() => void run()}
+          onNo={() => setAsking(null)}
+        />
+      ) : (
+        <button type="submit" disabled={state.fetching || Boolean(state.data)}>
+          {mismatch !== null ? 'پذیرفتن مبلغ و وصل کردن' : label}
+        </button>
+      )}
     </form>
   );
 }
@@ -214,18 +281,26 @@ function readRefund(form: FormData, unit: 'toman' | 'rial'): RefundFields | stri
 }
 
 /** A refund the merchant paid from their bank: of a payment, or of a deposit that was no payment's. */
-function RefundFormInner(props: { paymentId: string } | { messageId: string }) {
+function RefundFormInner(props: ({ paymentId: string } | { messageId: string }) & MoneyContext) {
   const id = useId();
   const { unit } = useUnit();
   const [paymentState, recordRefund] = useMutation(RecordRefund);
   const [messageState, refundMessage] = useMutation(RefundMessage);
   const [problem, setProblem] = useState<string | null>(null);
+  const [asking, setAsking] = useState<RefundFields | null>(null);
   const state = 'paymentId' in props ? paymentState : messageState;
-  const submit = async (e: FormEvent<HTMLFormElement>) => {
+  const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const fields = readRefund(new FormData(e.currentTarget), unit);
     if (typeof fields === 'string') return setProblem(fields);
+    if ('paymentId' in props && !fields.amount) return setProblem('مبلغ بازپرداخت را بنویسید.');
     setProblem(null);
+    setAsking(fields);
+  };
+  const run = async () => {
+    const fields = asking;
+    setAsking(null);
+    if (!fields) return;
     // The answer is a Refund: the pages that show its payment or deposit are read again.
     if ('paymentId' in props) {
       if (!fields.amount) return setProblem('مبلغ بازپرداخت را بنویسید.');
@@ -257,9 +332,31 @@ function RefundFormInner(props: { paymentId: string } | { messageId: string }) {
         </p>
       )}
       <Done text={state.data ? 'بازپرداخت ثبت شد.' : null} />
-      <button type="submit" className="secondary" disabled={state.fetching}>
-        ثبت بازپرداخت
-      </button>
+      {asking ? (
+        <AskOnce
+          question={
+            <>
+              بازپرداخت {asking.amount ? <Amount rials={asking.amount} /> : props.amount ? <>کل <Amount rials={props.amount} /></> : 'کل واریز'}{' '}
+              {'paymentId' in props ? (
+                <>
+                  برای <Order order={props.order} />
+                </>
+              ) : (
+                'این واریز'
+              )}{' '}
+              ثبت شود؟
+            </>
+          }
+          yes="بله، ثبت شود"
+          busy={state.fetching}
+          onYes={() => void run()}
+          onNo={() => setAsking(null)}
+        />
+      ) : (
+        <button type="submit" className="secondary" disabled={state.fetching}>
+          ثبت بازپرداخت
+        </button>
+      )}
     </form>
   );
 }

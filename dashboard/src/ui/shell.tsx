@@ -98,14 +98,14 @@ export function Shell({ children }: { children: ReactNode }) {
         </nav>
       </header>
       {mode === 'test' && (
-        <div className="banner banner-test" id="test-banner">
+        <aside className="banner banner-test" id="test-banner" aria-label="داده‌های آزمایشی">
           <p>
             داده‌های آزمایشی (پروژه‌های آزمایشی و واریزهای شبیه‌سازی‌شده) نمایش داده می‌شوند؛ هیچ‌کدام پول واقعی نیست.{' '}
             <Link to={BASE} mode="live">
               داده‌های واقعی
             </Link>
           </p>
-        </div>
+        </aside>
       )}
       {attention.offline.length > 0 && (
         <div className="banner" role="status" id="offline-banner">
