@@ -17,12 +17,14 @@
  * `--expiry`: instead, the expiry deadline (bench/expiry-lateness.ts's 1,000 payments due in one
  * second) on the empty and the filled database, one worker process each, in turn.
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { checkForeignKeys, fill, fillQueue, type FillStep } from './growth/fill.js';
 import { explainAll } from './growth/explain.js';
 import { expiryLateness } from './growth/expiry.js';
-import { call, CALLBACK, load, machine, seedProject, serviceArgs, startBench, startProcess, stopProcess } from './support.js';
+import { call, CALLBACK, gql, load, machine, seedProject, serviceArgs, startBench, startProcess, stopProcess } from './support.js';
 import type { LoadResult, LoadSpec } from './hot-paths/load.js';
 import { findViolations } from '../test/support/sim/invariants.js';
 import { PRODUCTION_ENV } from '../test/support/process.js';
@@ -57,6 +59,9 @@ async function main() {
     const reads = await seedProject(base, merchantKey, 'reads', 1);
     // A shop whose deadlines --expiry moves (its own time limit: an hour, so none expires before).
     const expiryShop = await seedProject(base, merchantKey, 'expiry', 1);
+    // A phone of the live merchant, for the device path (its messages: bench/growth/sms-load.ts).
+    const phone = (await gql(base, liveMerchant.merchantKey, 'mutation { createDevice(input: { name: "SMS bench phone" }) { token } }')).createDevice.token as string;
+    await call(base, 'POST', '/v1/device/heartbeat', phone);
     let payment: { id: string; token: string } | undefined;
     for (let i = 0; i < 200; i++) payment = await call(base, 'POST', '/v1/payments', reads.apiKey, { amount: 1_000_000 + i * 10_000, callbackUrl: CALLBACK });
     await setup.api.stop();
@@ -135,7 +140,7 @@ async function main() {
     const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
     const statsQuery = encodeURIComponent('{ paymentStats(groupBy: DAY, sandbox: true) { period confirmedCount confirmedAmount pendingCount expiredCount } }');
     type Side = Omit<LoadSpec, 'seconds' | 'connections' | 'url'>;
-    const scenarios: { name: string; spec: Side; connections?: number }[] = [
+    const scenarios: { name: string; spec: Side; connections?: number; sms?: 'otp' | 'withdrawal' }[] = [
       { name: 'POST /v1/payments, 4 cards on one phone', spec: { method: 'POST', path: '/v1/payments', token: four.apiKey, body: 'rest-create' } },
       { name: 'POST /v1/payments, live, 4 cards on one phone', spec: { method: 'POST', path: '/v1/payments', token: fourLive.apiKey, body: 'rest-create' } },
       { name: 'GraphQL createPayment, 4 cards on one phone', spec: { method: 'POST', path: '/graphql', token: four.apiKey, body: 'gql-create' } },
@@ -144,9 +149,12 @@ async function main() {
       { name: 'GET /v1/payments (page of 20, with total)', spec: { method: 'GET', path: '/v1/payments?pageSize=20', token: reads.apiKey } },
       { name: 'GET /v1/payments (last 30 days, page of 20)', spec: { method: 'GET', path: `/v1/payments?pageSize=20&from=${encodeURIComponent(since)}`, token: reads.apiKey } },
       { name: 'paymentStats (30 days by day, GraphQL GET)', spec: { method: 'GET', path: `/graphql?query=${statsQuery}`, token: reads.apiKey } },
+      { name: 'POST /v1/device/messages (a one-time password: stored, ignored)', spec: { method: 'POST', path: '/v1/device/messages' }, sms: 'otp' },
+      { name: 'POST /v1/device/messages (a bank withdrawal: parsed, ignored)', spec: { method: 'POST', path: '/v1/device/messages' }, sms: 'withdrawal' },
       { name: 'GET /v1/exports/payments (30 days, CSV)', spec: { method: 'GET', path: `/v1/exports/payments?from=${encodeURIComponent(since)}`, token: reads.apiKey }, connections: 2 },
     ];
     const only = process.env.BENCH_ONLY;
+    let seed = 1;
     const lines = [
       `- machine: ${machine(setup.dbLabel)}`,
       `- scale ${SCALE}: ${Math.round(10_000_000 * SCALE).toLocaleString('en')} payments over 12 months; both databases on one PostgreSQL server, one service process (dist/main.mjs, role all) on each`,
@@ -162,8 +170,9 @@ async function main() {
         const order: ('empty' | 'filled')[] = round % 2 === 0 ? ['empty', 'filled'] : ['filled', 'empty'];
         for (const side of order) {
           const spec = { ...s.spec, url: services[side], connections };
-          await load({ ...spec, seconds: WARMUP_SECONDS });
-          const r = await load({ ...spec, seconds: SECONDS });
+          const measure = (seconds: number) => (s.sms ? smsLoad({ url: services[side], token: phone, seconds, connections, kind: s.sms, seed: seed++ }) : load({ ...spec, seconds }));
+          await measure(WARMUP_SECONDS);
+          const r = await measure(SECONDS);
           if (r.non2xx || r.errors) log(`${s.name} (${side}): ${r.non2xx} non-2xx, ${r.errors} errors; ${r.firstErrors.join(' | ')}`);
           runs[side].push(r);
         }
@@ -201,6 +210,17 @@ async function main() {
     for (const c of children) await stopProcess(c);
     await setup.stop();
   }
+}
+
+/** bench/growth/sms-load.ts in a process of its own (as `load` runs bench/hot-paths/load.ts). */
+function smsLoad(spec: { url: string; token: string; seconds: number; connections: number; kind: 'otp' | 'withdrawal'; seed: number }): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const file = path.join(path.dirname(fileURLToPath(import.meta.url)), 'growth/sms-load.ts');
+    const child = spawn(process.execPath, ['--import', 'tsx', file, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as LoadResult) : reject(new Error(`sms-load exited ${code}`))));
+  });
 }
 
 async function vacuum(url: string) {
