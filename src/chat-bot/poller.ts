@@ -149,7 +149,8 @@ export class BotPoller {
     bot.on('callback_query:data', async (ctx) => {
       const chatId = ctx.callbackQuery.message?.chat.id;
       const answer = chatId === undefined ? { answer: 'این دکمه دیگر معتبر نیست.', edit: null } : await pressButton(deps, platform, { token: ctx.callbackQuery.data, chatId });
-      await ctx.answerCallbackQuery({ text: answer.answer });
+      // A press answered too late (the Bot API forgets a query after a while) is still decided and shown.
+      await ctx.answerCallbackQuery({ text: answer.answer }).catch((err) => deps.log.warn({ err }, 'chat: press not answered'));
       if (answer.edit && ctx.callbackQuery.message && ctx.callbackQuery.message.text !== answer.edit) {
         await ctx.editMessageText(answer.edit, { link_preview_options: { is_disabled: true } }).catch((err) => deps.log.warn({ err }, 'chat: message not edited'));
       }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pressButton } from '../../src/chat-bot/decisions.js';
-import { fanOutSource } from '../../src/domain/chat/fan-out.js';
+import { fanOutNotice, fanOutSource } from '../../src/domain/chat/fan-out.js';
 import { sendDailySummaries } from '../../src/domain/chat/summary.js';
 import { reportHealthChanges } from '../../src/domain/devices/health-sweep.js';
 import { reportOfflineDevices } from '../../src/domain/devices/transitions.js';
@@ -152,6 +152,9 @@ describe('notifications', () => {
       expect(m.text).toMatch(/[۰-۹]{4}\/[۰-۹]{2}\/[۰-۹]{2} [۰-۹]{2}:[۰-۹]{2}/);
       expect(m.text).toContain(`https://pay.example.com/dashboard/payments/${p.id}`);
     }
+    // Its job run again (a worker that died after committing): nobody is told twice.
+    const event = await app.deps.prisma.event.findFirstOrThrow({ where: { paymentId: p.id, type: 'payment.confirmed' } });
+    expect(await fanOutNotice(app.deps, { eventId: event.id })).toBe(0);
   });
 
   it('payment.review_required and bank_message.needs_review carry buttons naming the candidate’s orderId; a chat that opted out is not told', async () => {

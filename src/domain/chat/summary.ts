@@ -42,5 +42,10 @@ export async function sendDailySummaries(deps: Deps, now: Date): Promise<number>
     });
     if (sent) queued++;
   }
+  // The once-per-chat marks of events older than any job that could still run for them.
+  await deps.prisma.chatNotice.deleteMany({ where: { createdAt: { lt: new Date(now.getTime() - NOTICE_MARKS_DAYS * 86_400_000) } } });
   return queued;
 }
+
+/** How long `chat_notices` keeps an event's marks (a `chat-notify` job is retried within minutes). */
+const NOTICE_MARKS_DAYS = 7;
