@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { batchInput, messageInput } from '../domain/bank-messages/messages.js';
 import { forwarderBodySchemas } from '../domain/devices/forwarder-payloads.js';
+import { telemetryInput } from '../domain/devices/telemetry.js';
 import { reportInput } from '../domain/checkout/checkout.js';
 import { linkPaymentInput } from '../domain/links/public.js';
 import { verifyInput } from '../domain/payments/actions.js';
@@ -291,9 +292,10 @@ export function openApiDocument(publicBaseUrl: string) {
       '/device/hooks/{secret}/heartbeat': {
         post: operation({
           id: 'postHeartbeatByHook', tag: 'Device', auth: 'public', summary: 'Say the phone is online, by hook URL',
-          description: 'Marks the device online, like /device/heartbeat; any body is read and ignored, so an app’s periodic ping can point here.',
+          description:
+            'Marks the device online, like /device/heartbeat; any body is accepted, so an app’s periodic ping can point here. A JSON object or a form may carry telemetry from the app’s template (`battery` as 85 or "85%", `charging`, `network`, `appVersion`; docs/forwarders.md "Phone health"): a battery out of 0..100 is 400 naming it (the device still seen), text it cannot read is left out.',
           params: [hookSecret],
-          ok: [204, 'Recorded.'], errors: [401, 403, 429],
+          ok: [204, 'Recorded.'], errors: [400, 401, 403, 429],
         }),
       },
       '/session': {
@@ -337,8 +339,10 @@ export function openApiDocument(publicBaseUrl: string) {
       '/device/heartbeat': {
         post: operation({
           id: 'postHeartbeat', tag: 'Device', auth: 'device', summary: 'Say the phone is online',
-          description: 'Marks the device online. Cards on a device silent for 5 minutes take no new payments.',
-          ok: [204, 'Recorded.'], errors: [401, 403, 429],
+          description:
+            'Marks the device online. Cards on a device silent for 5 minutes take no new payments. The body may carry the phone’s telemetry (all optional; GraphQL `Device.battery`, `charging`, `network`, `appVersion`, `health`): a field out of range is 400 naming it, and the device is still marked seen.',
+          body: [telemetryInput, { battery: 64, charging: false, network: 'wifi', appVersion: '2.4.1' }], bodyOptional: true,
+          ok: [204, 'Recorded.'], errors: [400, 401, 403, 429],
         }),
       },
       ...exportPaths,
