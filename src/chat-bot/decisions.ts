@@ -16,14 +16,14 @@ export type PressAnswer = { answer: string; edit: string | null };
 
 export const ANSWERS = {
   unknown: 'این دکمه دیگر معتبر نیست.',
-  notAllowed: 'اجازه‌ی این کار را ندارید: نقش شما فقط دیدن است.',
+  notAllowed: 'اجازهٔ این کار را ندارید: نقش شما فقط دیدن است.',
   totp: 'پیش از این تصمیم، ورود دومرحله‌ای را در داشبورد فعال کنید.',
-  already: 'درباره‌ی این مورد قبلاً تصمیم گرفته شده است.',
+  already: 'دربارهٔ این مورد قبلاً تصمیم گرفته شده است.',
   amount: 'مبلغ این واریز با این پرداخت نمی‌خواند؛ از داشبورد تصمیم بگیرید.',
   failed: 'انجام نشد؛ چند لحظه بعد دوباره امتحان کنید.',
 } as const;
 
-const DECIDED_ELSEWHERE = 'درباره‌ی این مورد جای دیگری تصمیم گرفته شد.';
+const DECIDED_ELSEWHERE = 'دربارهٔ این مورد جای دیگری تصمیم گرفته شد.';
 
 /**
  * A press of a decision button (callback_data = a button token). The token is looked up, and must

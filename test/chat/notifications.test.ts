@@ -207,7 +207,7 @@ describe('notifications', () => {
     const queued = await sendDailySummaries(app.deps, now);
     expect(queued).toBeGreaterThanOrEqual(2);
     expect(await sendDailySummaries(app.deps, now), 'once a day').toBe(0);
-    const summary = await messageWith(bot, OWNER_CHAT, 'خلاصه‌ی امروز');
+    const summary = await messageWith(bot, OWNER_CHAT, 'خلاصهٔ امروز');
     expect(summary.text).toContain('پرداخت‌های تأییدشده');
     expect(summary.text).toContain('منتظر تصمیم شما');
     expect(summary.text).toContain('https://pay.example.com/dashboard');

@@ -126,7 +126,7 @@ export async function renderNotice(deps: Deps, n: NoticeSource): Promise<Rendere
         n.type === 'device.offline'
           ? `📵 گوشی «${d.name}» قطع شده است\nاز آن خبری نمی‌رسد؛ کارت‌هایش تا برگشتن آن به پرداخت‌ها داده نمی‌شوند.${last ? `\nآخرین خبر: ${jalaliTime(new Date(last))}` : ''}`
           : n.type === 'device.silent'
-            ? `🔇 گوشی «${d.name}» روشن است ولی پیامکی از بانک نمی‌فرستد\nپرداخت‌هایی روی کارت‌هایش بوده ولی پیامک بانکی نرسیده است. برنامه‌ی فرستنده‌ی پیامک را بررسی کنید.${lastSms ? `\nآخرین پیامک بانک: ${jalaliTime(new Date(lastSms))}` : ''}`
+            ? `🔇 گوشی «${d.name}» روشن است ولی پیامکی از بانک نمی‌فرستد\nپرداخت‌هایی روی کارت‌هایش بوده ولی پیامک بانکی نرسیده است. برنامهٔ فرستندهٔ پیامک را بررسی کنید.${lastSms ? `\nآخرین پیامک بانک: ${jalaliTime(new Date(lastSms))}` : ''}`
             : `🪫 باتری گوشی «${d.name}» کم است${battery}\nگوشی را به شارژ بزنید تا پیامک‌ها نمانند.`;
       return { text: `${head}\nزمان: ${jalaliTime(n.createdAt)}\n\n${base}/devices` };
     }

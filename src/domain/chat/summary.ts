@@ -28,7 +28,7 @@ export async function sendDailySummaries(deps: Deps, now: Date): Promise<number>
       const r = await merchantDay(deps.prisma, merchantId, from);
       const waiting = Number(r.review_payments) + Number(r.review_messages);
       text =
-        `📊 خلاصه‌ی امروز، ${faDigits(key.replaceAll('-', '/'))}\n` +
+        `📊 خلاصهٔ امروز، ${faDigits(key.replaceAll('-', '/'))}\n` +
         `پرداخت‌های تأییدشده: ${faDigits(String(r.confirmed_count))} — ${toman(r.confirmed_sum ?? 0n)}\n` +
         `منتظر تصمیم شما: ${faDigits(waiting)}\n` +
         `در انتظار پرداخت: ${faDigits(String(r.pending))}\n\n${deps.config.publicBaseUrl}/dashboard`;
