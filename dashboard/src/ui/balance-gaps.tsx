@@ -223,7 +223,7 @@ export function CardOpenGaps({ cardId }: { cardId: string }) {
   if (gaps.length === 0) return null;
   return (
     <div className="card-gaps" data-card-gaps={cardId}>
-      <p className="warning">این کارت {faNumber(gaps.length)} شکاف موجودی باز دارد (پیامک واریزی که نرسید):</p>
+      <p className="row-flag" role="note">این کارت {faNumber(gaps.length)} شکاف موجودی باز دارد (پیامک واریزی که نرسید):</p>
       <ul className="rows">
         {gaps.map((g) => (
           <GapItem key={g.id} gap={g} />

@@ -35,9 +35,12 @@ export type DeviceHealthData = {
   lastMessageAt: string | null;
 };
 
+// The badge colours of the dashboard's own states: ok is good, offline bad, the others a warning.
+const TONE: Record<Health, string> = { ok: 'status-confirmed', low_battery: 'status-pending', silent: 'status-pending', offline: 'status-rejected' };
+
 export function HealthBadge({ health }: { health: Health }) {
   return (
-    <span className={`status status-health-${health}`} title={HEALTH[health].hint} data-health={health}>
+    <span className={`status ${TONE[health]}`} title={HEALTH[health].hint} data-health={health}>
       {HEALTH[health].label}
     </span>
   );
@@ -52,7 +55,7 @@ function battery(d: DeviceHealthData): string {
 export function HealthFacts({ device }: { device: DeviceHealthData }) {
   return (
     <>
-      {device.health !== 'ok' && <p className="warning">{HEALTH[device.health].hint}</p>}
+      {device.health !== 'ok' && <p className="row-flag" role="note">{HEALTH[device.health].hint}</p>}
       <Facts
         items={[
           ['باتری', battery(device)],
