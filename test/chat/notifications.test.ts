@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pressButton } from '../../src/chat-bot/decisions.js';
 import { fanOutNotice, fanOutSource } from '../../src/domain/chat/fan-out.js';
+import { deliverChatMessage } from '../../src/domain/chat/send.js';
 import { sendDailySummaries } from '../../src/domain/chat/summary.js';
 import { reportHealthChanges } from '../../src/domain/devices/health-sweep.js';
 import { reportOfflineDevices } from '../../src/domain/devices/transitions.js';
@@ -316,7 +317,7 @@ describe('balance gaps', () => {
 describe('delivery', () => {
   beforeAll(() => tell([owner, staff, viewer], []));
 
-  it('a 429 waits its retry_after; messages to one chat are spaced; a 403 unlinks the chat', async () => {
+  it('a 429 waits its retry_after; messages to one chat are spaced; other failures are tried 10 times; a 403 unlinks the chat', async () => {
     const { link } = await linkChat(app, bot, owner.cookie, { id: 8001 });
     await gqlOkAs(app, owner.cookie, `mutation($id: ID!) { updateChatLink(id: $id, input: { events: ["payment.confirmed"] }) { id } }`, { id: link.id });
     const since = Date.now();
@@ -333,6 +334,15 @@ describe('delivery', () => {
     expect(calls[1]!.at - calls[0]!.at).toBeGreaterThanOrEqual(950);
     // A burst is spread out, not sent at once.
     for (let i = 2; i < calls.length; i++) expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(500);
+
+    // Other failures are tried again, 10 tries in all: the 9th failed try queues a 10th, the 10th drops the message.
+    bot.failNext('sendMessage', { code: 500, chatId: 8001, times: 2 });
+    expect(await deliverChatMessage(app.deps, { linkId: link.id, text: 'try 9', attempt: 9 })).toBe('retrying');
+    expect(await deliverChatMessage(app.deps, { linkId: link.id, text: 'try 10', attempt: 10 })).toBe('dropped');
+    expect(bot.calls.filter((c) => c.body.text === 'try 9' || c.body.text === 'try 10')).toHaveLength(2);
+    const queued = await app.deps.prisma.$queryRaw<{ text: string; attempt: number }[]>`
+      SELECT data->>'text' AS text, (data->>'attempt')::int AS attempt FROM pgboss.job WHERE name = 'chat-send' AND data->>'text' IN ('try 9', 'try 10')`;
+    expect(queued).toEqual([{ text: 'try 9', attempt: 10 }]);
 
     bot.failNext('sendMessage', { code: 403, chatId: 8001 });
     const p = (await createPaymentRest(app, shop.apiKey, { amount: 130_000, orderId: 'ORD-BLOCKED' })).body;
