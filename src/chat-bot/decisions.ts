@@ -17,6 +17,7 @@ export type PressAnswer = { answer: string; edit: string | null };
 export const ANSWERS = {
   unknown: 'این دکمه دیگر معتبر نیست.',
   notAllowed: 'اجازهٔ این کار را ندارید: نقش شما فقط دیدن است.',
+  inactive: 'حساب این فروشنده غیرفعال است؛ تصمیمی گرفته نشد.',
   totp: 'پیش از این تصمیم، ورود دومرحله‌ای را در داشبورد فعال کنید.',
   already: 'دربارهٔ این مورد قبلاً تصمیم گرفته شده است.',
   amount: 'مبلغ این واریز با این پرداخت نمی‌خواند؛ از داشبورد تصمیم بگیرید.',
@@ -43,7 +44,8 @@ export async function pressButton(deps: Deps, platform: ChatPlatform, press: { t
   if (prompt.decidedAt) return { answer: ANSWERS.already, edit: prompt.text + outcomeLine(prompt.outcome ?? DECIDED_ELSEWHERE) };
   const user = link.user;
   // A merchant the operator deactivated decides nothing (its dashboard sessions are refused too).
-  if (!isUserRole(user.role) || !user.merchant.active) return { answer: ANSWERS.notAllowed, edit: null };
+  if (!user.merchant.active) return { answer: ANSWERS.inactive, edit: null };
+  if (!isUserRole(user.role)) return { answer: ANSWERS.notAllowed, edit: null };
   const actor: UserActor = {
     kind: 'user',
     userId: user.id,

@@ -9,7 +9,7 @@ import { deviceEventHasChats, projectEventHasChats } from './store/links.js';
  * merchant takes its type, one `chat-notify` job, in the event's own transaction (a rolled-back
  * change tells nobody). Keyed by the type alone: an event type added to the chat list
  * (`CHAT_EVENT_TYPES`) flows through as soon as it is emitted. The job renders and fans out
- * (jobs/chat-notify.ts), off the decision's transaction.
+ * (the chat-notify job, jobs/chat.ts), off the decision's transaction.
  */
 export async function queueChatNotice(
   tx: Tx,

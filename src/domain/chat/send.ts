@@ -36,7 +36,6 @@ export function queueChatMessage(tx: Tx, jobs: JobQueue, message: { linkId: stri
   return jobs.send('chat-send', { ...message, attempt: 1 }, { tx });
 }
 
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const chatKey = (platform: ChatPlatform, chatId: bigint | number) => `${platform}:${chatId}`;
@@ -46,7 +45,7 @@ export function keyboardOf(buttons: { token: string; label: string }[]): { inlin
 }
 
 /**
- * One try of a queued message (jobs/chat-send.ts): the chat's and the bot's send slots, then
+ * One try of a queued message (the chat-send job, jobs/chat.ts): the chat's and the bot's send slots, then
  * sendMessage. A 429 waits its `retry_after` (the chat's slot held that long), other failures back
  * off; MAX_TRIES in all. A 403 (the bot was blocked, or removed from the group) unlinks the chat.
  * A link removed meanwhile, or a bot no longer set up, sends nothing.
