@@ -227,11 +227,13 @@ const lateLostSms: Op = async (w, r) => {
  */
 const resolveGap: Op = async (w, r) => {
   const m = r.int(w.merchants.length);
-  const gaps = await w.app.deps.prisma.balanceGap.findMany({ where: { merchantId: w.merchants[m]!.id, ...(r.chance(0.85) ? { status: 'open' } : {}) }, orderBy: { detectedAt: 'desc' }, take: 5 });
+  const gaps = await w.app.deps.prisma.balanceGap.findMany({ where: { merchantId: w.merchants[m]!.id, ...(r.chance(0.85) ? { status: 'open' } : {}) }, orderBy: { detectedAt: 'desc' }, take: 8 });
   if (gaps.length === 0) return 'resolve gap: none';
-  const gap = r.pick(gaps);
+  const withCandidates = await Promise.all(gaps.map(async (g) => ({ g, c: await gapCandidates(w.app.deps.prisma, g) })));
+  // Mostly a gap that could be a payment (the case money rides on), sometimes any.
+  const likely = withCandidates.filter((x) => x.c.length > 0);
+  const { g: gap, c: candidates } = likely.length > 0 && r.chance(0.75) ? r.pick(likely) : r.pick(withCandidates);
   const mine = w.payments.filter((p) => w.projects[p.project]!.merchant === m);
-  const candidates = await gapCandidates(w.app.deps.prisma, gap);
   const decide = async (rr: Prng) => {
     const choice = rr.weighted({ candidate: candidates.length > 0 ? 6 : 0, any: 1, dismiss: 2, bare: 1 });
     const paymentId = choice === 'candidate' ? rr.pick(candidates).id : choice === 'any' && mine.length > 0 ? rr.pick(mine).id : null;
@@ -341,7 +343,7 @@ export const OPS: Record<string, { weight: number; run: Op }> = {
   toggleCard: { weight: 1, run: toggleCard },
   rotateKey: { weight: 1, run: rotateKey },
   heartbeat: { weight: 1, run: heartbeat },
-  lostSms: { weight: 2, run: lostSms },
+  lostSms: { weight: 3, run: lostSms },
   lateLostSms: { weight: 2, run: lateLostSms },
   resolveGap: { weight: 3, run: resolveGap },
 };
