@@ -26,6 +26,8 @@ async function send(method: string, path: string, body?: unknown): Promise<Sessi
 export const login = (email: string, password: string, totp?: string) =>
   send('POST', '/v1/session', totp === undefined ? { email, password } : { email, password, totp });
 export const logout = () => send('DELETE', '/v1/session');
+/** A forgotten password: 204 whatever the email (a known user gets a one-time link by mail). */
+export const requestReset = (email: string) => send('POST', '/v1/session/reset', { email });
 export const setPassword = (token: string, password: string) => send('POST', '/v1/session/password', { token, password });
 
 export const MIN_PASSWORD = 10;

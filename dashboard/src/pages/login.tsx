@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { ErrorNote } from '../ui/common.js';
 import { safeNext, useLocation, useTitle } from '../router.js';
-import { login, type SessionResult } from '../session.js';
+import { login, requestReset, type SessionResult } from '../session.js';
 import { appCode, CODE_PATTERN } from '../two-factor.js';
 
 type Credentials = { email: string; password: string };
@@ -50,7 +50,73 @@ export function LoginPage() {
           {busy ? 'در حال ورود…' : 'ورود'}
         </button>
       </form>
+      <ForgotPassword />
     </main>
+  );
+}
+
+/**
+ * A forgotten password: when the service sends mail (GET /v1/session/reset says `byEmail`), a link
+ * is mailed (POST /v1/session/reset answers the same whatever the email); without mail, the shop's
+ * owner makes a new link on the users page.
+ */
+function ForgotPassword() {
+  const [open, setOpen] = useState(false);
+  const [byEmail, setByEmail] = useState<boolean | null>(null);
+  const [sent, setSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open || byEmail !== null) return;
+    fetch('/v1/session/reset', { credentials: 'same-origin' })
+      .then((res) => (res.ok ? (res.json() as Promise<{ byEmail?: boolean }>) : { byEmail: false }))
+      .then((answer) => setByEmail(answer.byEmail === true))
+      .catch(() => setByEmail(false));
+  }, [open, byEmail]);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const email = String(new FormData(e.currentTarget).get('email') ?? '').trim();
+    setBusy(true);
+    const result = await requestReset(email);
+    setBusy(false);
+    if (result.ok) setSent(true);
+    else setProblem(commonProblem(result) ?? 'درخواست پذیرفته نشد؛ ایمیل را درست بنویسید.');
+  };
+  if (!open) {
+    return (
+      <p className="auth-more">
+        <button type="button" className="secondary" onClick={() => setOpen(true)} id="forgot-password">
+          گذرواژه را فراموش کرده‌ام
+        </button>
+      </p>
+    );
+  }
+  return (
+    <section className="panel auth-form" aria-labelledby="forgot-title" id="password-reset">
+      <h2 id="forgot-title">بازیابی گذرواژه</h2>
+      {byEmail === null ? (
+        <p className="muted" role="status">
+          در حال بارگذاری…
+        </p>
+      ) : !byEmail ? (
+        <p id="reset-ask-owner" data-reset="ask-owner">
+          از مالک حساب فروشگاه بخواهید در صفحهٔ «کاربران» برای شما «پیوند تازهٔ گذرواژه» بسازد؛ با آن پیوند گذرواژهٔ تازه می‌گذارید.
+        </p>
+      ) : sent ? (
+        <p className="ok" role="status" id="reset-sent">
+          اگر این ایمیل در داشبورد ثبت شده باشد، پیوند تعیین گذرواژه (یک ساعت معتبر) به آن فرستاده شد. صندوق نامه‌ها و پوشهٔ هرزنامه را ببینید.
+        </p>
+      ) : (
+        <form onSubmit={submit} className="auth-form" data-reset="email">
+          <label htmlFor="reset-email">ایمیل</label>
+          <input id="reset-email" name="email" type="email" autoComplete="username" dir="ltr" required />
+          <ErrorNote text={problem} />
+          <button type="submit" disabled={busy}>
+            فرستادن پیوند تعیین گذرواژه
+          </button>
+        </form>
+      )}
+    </section>
   );
 }
 

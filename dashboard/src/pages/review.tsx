@@ -1,12 +1,13 @@
-import { useQuery } from 'urql';
-import { OrderTitle } from '../ui/data.js';
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { Data, OrderTitle } from '../ui/data.js';
 import { BankMessageFragment, PaymentRowFragment, type BankMessageData, type PaymentRowData } from '../fragments.js';
 import { graphql } from '../graphql.js';
 import { faNumber } from '../format.js';
 import { CANDIDATE_REASON, REVIEW_REASON, label } from '../labels.js';
 import { usePaymentEvents } from '../live.js';
 import { BASE, Link, useMode, useTitle } from '../router.js';
-import { ReadOnlyNote } from '../role.js';
+import { ReadOnlyNote, useRole } from '../role.js';
 import { Amount } from '../unit.js';
 import { AttachForm, ConfirmForm, DismissForm, RefundForm, RejectForm } from '../ui/actions.js';
 import { DateTime, Empty, ErrorNote, Loading, PageTitle, PaymentStatusBadge, Section } from '../ui/common.js';
@@ -28,6 +29,7 @@ const Deposits = graphql(
         edges {
           node {
             ...BankMessageCard
+            senderVouchable
             candidates {
               reason
               payment {
@@ -46,6 +48,56 @@ const Deposits = graphql(
   `,
   [BankMessageFragment],
 );
+
+const Vouch = graphql(`
+  mutation DashboardVouchSender($bankMessageId: ID!) {
+    vouchSmsSender(bankMessageId: $bankMessageId) {
+      id
+      smsSender
+    }
+  }
+`);
+
+/**
+ * "This is my bank's line": a deposit held only because its sender is unknown, whose text reads as
+ * the bank of the card it names. After a second look naming the sender, the sender becomes that
+ * card's SMS line (audited); attaching the deposit stays a decision of its own.
+ */
+function VouchSender({ message }: { message: Deposit }) {
+  const [asking, setAsking] = useState(false);
+  const [state, vouch] = useMutation(Vouch);
+  if (state.data && !state.error) {
+    return (
+      <p className="ok" role="status" data-vouched="">
+        خط <Data>{message.sender}</Data> خط پیامک بانک این کارت شد؛ پیامک‌های بعدی آن پذیرفته می‌شوند. این واریز هنوز منتظر تصمیم شماست.
+      </p>
+    );
+  }
+  return (
+    <div className="vouch">
+      {asking ? (
+        <div className="confirm" role="alertdialog" aria-label="تأیید خط بانک" data-confirm-step="">
+          <p>
+            فرستندهٔ <Data>{message.sender}</Data> را خط پیامک بانک کارت این واریز ثبت کنیم؟ فقط اگر مطمئنید این پیامک را خود بانک فرستاده است.
+          </p>
+          <div className="buttons">
+            <button type="button" disabled={state.fetching} onClick={() => void vouch({ bankMessageId: message.id })}>
+              بله، خط بانک من است
+            </button>
+            <button type="button" className="secondary" onClick={() => setAsking(false)}>
+              انصراف
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className="secondary small" onClick={() => setAsking(true)}>
+          این خط بانک من است
+        </button>
+      )}
+      <ErrorNote error={state.error} />
+    </div>
+  );
+}
 
 const FlaggedPayments = graphql(
   `
@@ -78,7 +130,7 @@ const FlaggedPayments = graphql(
 );
 
 type CandidateData = { id: string; orderId: string | null; status: string; amountFinal: string; amountRequested: string; createdAt: string };
-type Deposit = BankMessageData & { candidates: { reason: string; payment: CandidateData }[] };
+type Deposit = BankMessageData & { senderVouchable: boolean; candidates: { reason: string; payment: CandidateData }[] };
 type FlaggedPayment = PaymentRowData & { candidateMessages: { reason: string; bankMessage: EvidenceData }[] };
 function CandidatePayment({ messageId, amount, reason, payment }: { messageId: string; amount: string | null; reason: string; payment: CandidateData }) {
   return (
@@ -102,10 +154,12 @@ function CandidatePayment({ messageId, amount, reason, payment }: { messageId: s
 }
 
 function DepositItem({ message }: { message: Deposit }) {
+  const { isOwner } = useRole();
   return (
     <li className="row review-item" data-bank-message-id={message.id} data-status={message.status}>
       {message.reviewReason && <p className="row-flag">{label(REVIEW_REASON, message.reviewReason)}</p>}
       <MessageEvidence message={message} />
+      {message.senderVouchable && isOwner && <VouchSender message={message} />}
       <h3>پرداخت‌های احتمالی</h3>
       {message.candidates.length === 0 ? (
         <Empty>پرداختی با این واریز جور نیست.</Empty>
