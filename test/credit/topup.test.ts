@@ -83,6 +83,8 @@ describe('fee credit top-up', { timeout: 60_000 }, () => {
     expect(JSON.parse(set.stdout)).toEqual({ projectId: operator.projectId, merchantId: expect.any(String) });
     const cleared = await runTs('src/cli/index.ts', ['operator', 'topup-project', '--clear', '--json'], env);
     expect(JSON.parse(cleared.stdout)).toEqual({ projectId: null, merchantId: null });
+    const audit = await db.query(`SELECT DISTINCT action FROM audit_events WHERE subject_id = $1 AND action LIKE 'project.topup_project_%'`, [operator.projectId]);
+    expect(audit.rows.map((r) => r.action).sort()).toEqual(['project.topup_project_cleared', 'project.topup_project_set']);
     expect((await gqlOk(app.baseUrl, '{ creditTopUpAvailable }', {}, shop.merchantKey)).creditTopUpAvailable).toBe(false);
     const unknown = await runTs('src/cli/index.ts', ['operator', 'topup-project', '--id', '00000000-0000-4000-8000-000000000000', '--json'], env);
     expect(unknown.code).toBe(1);

@@ -125,7 +125,20 @@ export async function setTopUpProject(deps: Deps, actor: Actor, projectId: strin
   return deps.prisma.$transaction(async (tx) => {
     const project = projectId ? await tx.project.findUnique({ where: { id: projectId }, select: { id: true, merchantId: true, active: true } }) : null;
     if (projectId && !project) throw AppError.notFound('Project');
+    const before = await tx.operatorSetting.findUnique({ where: { id: true } });
     await tx.operatorSetting.upsert({ where: { id: true }, create: { id: true, topupProjectId: projectId }, update: { topupProjectId: projectId, updatedAt: new Date() } });
+    // In the log of the project that takes (or took) top-ups, with the operator as actor.
+    const subject = project ?? (before?.topupProjectId ? await tx.project.findUnique({ where: { id: before.topupProjectId }, select: { id: true, merchantId: true } }) : null);
+    if (subject && before?.topupProjectId !== projectId) {
+      await recordAudit(tx, actor, {
+        action: projectId ? 'project.topup_project_set' : 'project.topup_project_cleared',
+        subjectType: 'project',
+        subjectId: subject.id,
+        projectId: subject.id,
+        merchantId: subject.merchantId,
+        changes: { topupProjectId: { from: before?.topupProjectId ?? null, to: projectId } },
+      });
+    }
     return { projectId, merchantId: project?.merchantId ?? null };
   });
 }
