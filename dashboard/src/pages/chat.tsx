@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type EnumOf, type ResultOf } from '../graphql.js';
 import { formatDateTime } from '../format.js';
@@ -11,6 +11,7 @@ import { QrCode } from '../ui/qr.js';
 
 const MyChats = graphql(`
   query DashboardChatLinks {
+    chatPlatforms
     viewer {
       user {
         id
@@ -179,8 +180,9 @@ function LinkItem({ link }: { link: ChatLink }) {
 export function ChatPage() {
   useTitle('اعلان‌های تلگرام و بله');
   const [result, reexecute] = useQuery({ query: MyChats });
-  const refresh = () => reexecute({ requestPolicy: 'network-only' });
+  const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   const links = result.data?.viewer?.user?.chatLinks ?? [];
+  const platforms = result.data?.chatPlatforms ?? [];
   return (
     <>
       <PageTitle>اعلان‌های تلگرام و بله</PageTitle>
@@ -189,8 +191,10 @@ export function ChatPage() {
           پرداخت‌های تأییدشده، واریزهای منتظر تصمیم، پیامک‌های گم‌شده و حال گوشی‌ها را در تلگرام یا بله بگیرید و از همان‌جا تصمیم بگیرید. دکمه‌ها با نقش شما
           کار می‌کنند: بیننده فقط می‌بیند.
         </p>
-        <LinkCode platform="TELEGRAM" onLinked={refresh} />
-        <LinkCode platform="BALE" onLinked={refresh} />
+        {result.data && platforms.length === 0 && <Empty>هنوز رباتی روی این درگاه راه نیفتاده است؛ از پشتیبانی درگاه بخواهید ربات تلگرام یا بله را راه بیندازد.</Empty>}
+        {platforms.map((platform) => (
+          <LinkCode key={platform} platform={platform} onLinked={refresh} />
+        ))}
       </Section>
       <Section
         title="گفتگوهای وصل"

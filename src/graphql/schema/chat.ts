@@ -1,4 +1,5 @@
 import { createChatLinkCode, listChatLinks, removeChatLink, updateChatLink, type LinkCode } from '../../domain/chat/links.js';
+import { configuredPlatforms } from '../../domain/chat/bots.js';
 import { CHAT_NOTIFICATIONS, type ChatPlatform } from '../../domain/chat/kinds.js';
 import type { ChatLink } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
@@ -48,6 +49,15 @@ builder.objectField(UserRef, 'chatLinks', (t) =>
     resolve: (u, _args, ctx) => (ctx.actor.kind === 'user' && ctx.actor.userId === u.id ? listChatLinks(ctx.deps, u.id) : []),
   }),
 );
+
+builder.queryFields((t) => ({
+  chatPlatforms: t.field({
+    description: 'The messengers whose bot this gateway runs (TELEGRAM_BOT_TOKEN, BALE_BOT_TOKEN): the ones createChatLinkCode takes. Dashboard session.',
+    type: [ChatPlatformEnum],
+    authScopes: { user: true },
+    resolve: (_root, _args, ctx) => configuredPlatforms(ctx.deps.config),
+  }),
+}));
 
 builder.mutationFields((t) => ({
   createChatLinkCode: t.field({
