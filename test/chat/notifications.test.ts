@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pressButton } from '../../src/chat-bot/decisions.js';
 import { fanOutNotice, fanOutSource } from '../../src/domain/chat/fan-out.js';
+import { createChatLinkCode } from '../../src/domain/chat/links.js';
 import { deliverChatMessage } from '../../src/domain/chat/send.js';
 import { sendDailySummaries } from '../../src/domain/chat/summary.js';
 import { reportHealthChanges } from '../../src/domain/devices/health-sweep.js';
 import { reportOfflineDevices } from '../../src/domain/devices/transitions.js';
 import { BotApiStandIn } from '../support/bot-api.js';
 import { mellatDeposit } from '../support/sms.js';
-import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { addSignedInUser, errorCode, gqlAs, gqlOkAs, USERS_ENV, type SignedIn } from '../users/support.js';
 import { BALE, buttonsOf, CREATE_CODE, linkChat, messageWith, MY_LINKS, TG } from './support.js';
 
@@ -135,6 +136,13 @@ describe('linking', () => {
     expect(errorCode(await gqlAs(app, owner.cookie, `mutation($id: ID!) { removeChatLink(id: $id) { id } }`, { id: 'nope' }))).toBe('not_found');
     // A key is not a dashboard user.
     expect((await gqlOk(app.baseUrl, `{ viewer { user { id } } }`, {}, shop.merchantKey)).viewer.user).toBeNull();
+    // A platform whose bot is not set up: no code (409 invalid_state), nothing stored.
+    expect((await gqlOkAs(app, owner.cookie, `{ chatPlatforms }`)).chatPlatforms).toEqual(['TELEGRAM', 'BALE']);
+    const noBale = { ...app.deps, config: { ...app.deps.config, chatBots: { TELEGRAM: app.deps.config.chatBots.TELEGRAM } } };
+    const codes = await app.deps.prisma.chatLinkCode.count();
+    await expect(createChatLinkCode(noBale, { kind: 'user', userId: owner.userId, merchantId: shop.merchantId, role: 'owner', sessionId: null, mustSetUpTotp: false }, 'BALE')).rejects.toMatchObject({ code: 'invalid_state' });
+    expect(await app.deps.prisma.chatLinkCode.count()).toBe(codes);
+    expect(errorCode(await gql(app.baseUrl, `mutation { createChatLinkCode(platform: TELEGRAM) { code } }`, {}, shop.merchantKey))).toBe('unauthorized');
     const removed = await gqlOkAs(app, owner.cookie, `mutation($id: ID!) { removeChatLink(id: $id) { id chatTitle } }`, { id: group.link.id });
     expect(removed.removeChatLink).toEqual({ id: group.link.id, chatTitle: 'Shop team' });
     const left = (await gqlOkAs(app, owner.cookie, MY_LINKS)).viewer.user.chatLinks.map((l: { chatTitle: string }) => l.chatTitle);
