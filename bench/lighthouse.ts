@@ -144,6 +144,9 @@ async function main() {
         { page: '/dashboard/login', url: '/dashboard/login', formFactors: both },
         { page: '/dashboard (signed in)', url: '/dashboard', cookie, formFactors: both },
         { page: '/dashboard/payments (signed in)', url: '/dashboard/payments', cookie, formFactors: both },
+        // The demo is a sandbox project: its day of activity shows on the test side (the mirror /dashboard/test/…).
+        { page: '/dashboard/test (signed in, the demo’s data)', url: '/dashboard/test', cookie, formFactors: both },
+        { page: '/dashboard/test/payments (signed in, the demo’s data)', url: '/dashboard/test/payments', cookie, formFactors: both },
       ]),
     ];
 
