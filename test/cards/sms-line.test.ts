@@ -4,7 +4,7 @@ import { createPaymentRest, gql, gqlOk, makeShop, request, startTestApp, type Te
 import { mellatDeposit } from '../support/sms.js';
 
 /**
- * The bank's SMS line (CONTRACT "Merchant self-service"): the known lines per bank for the card
+ * The bank's SMS line (docs/live-setup.md "3.3 The card"): the known lines per bank for the card
  * form, and "this is my bank's line" for a deposit held only for its unknown sender, whose text reads
  * as the card's bank: the sender becomes the card's smsSender (audited); the deposit stays held.
  */

@@ -6,7 +6,7 @@ import { gql, gqlOk, makeMerchant, makeShop, request, startTestApp, testEnv, typ
 import { runTs } from '../support/process.js';
 
 /**
- * Fee credit bought through the gateway itself (CONTRACT "Merchant self-service"): a top-up is a
+ * Fee credit bought through the gateway itself (docs/live-setup.md "2. Fee credit"): a top-up is a
  * payment on the operator's top-up project; its confirmation credits the merchant's
  * amountRequested exactly once, whichever way and however many times at once it is confirmed.
  */

@@ -6,7 +6,7 @@ import { makeShop, startTestApp, type TestApp } from '../support/harness.js';
 import { insertPayment, shopOf, type Shop } from '../reports/payment-rows.js';
 
 /**
- * Exports for people (CONTRACT "Merchant self-service"): `lang=fa` gives Persian headers and
+ * Exports for people (the OpenAPI document's `lang` and `mode`): `lang=fa` gives Persian headers and
  * statuses and a live/test `mode` column, and in XLSX a right-to-left sheet with column widths and
  * amounts as numbers shown with separators; `mode=live|test` keeps the two apart; without them the
  * file is as before.

@@ -5,7 +5,7 @@ import { gqlOk, makeShop, startTestApp, type TestApp } from '../support/harness.
 import { insertPayment, shopOf, type Shop } from './payment-rows.js';
 
 /**
- * The overview's other figures (CONTRACT "Merchant self-service"): a filtered payment list's count
+ * The overview's other figures (docs/dashboard.md "The overview"; schema.graphql `reviewQueue`): a filtered payment list's count
  * and sums on the connection (the list's own filter), and the one count of what waits for a
  * decision (reviewQueue), each of one side, live or sandbox.
  */

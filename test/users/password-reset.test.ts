@@ -8,7 +8,7 @@ import { runTs } from '../support/process.js';
 import { addSignedInUser, gqlAs, newClientIp, setPassword, signIn, tokenOfUrl, USERS_ENV } from './support.js';
 
 /**
- * Password reset (CONTRACT "Merchant self-service"): POST /v1/session/reset answers 204 whatever
+ * Password reset (docs/dashboard.md "Signing in"): POST /v1/session/reset answers 204 whatever
  * the email; a known user gets a Persian and English mail through a real SMTP server (smtp-server,
  * on a local port, checking the credentials of SMTP_URL) with a one-time link of an hour; using it
  * ends the user's sessions. The operator's CLI gives the same link and ends them at once.

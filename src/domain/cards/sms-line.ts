@@ -9,7 +9,7 @@ import { senderForms } from '../sms/senders.js';
 import { banks } from './banks.js';
 
 /**
- * "This is my bank's line" (CONTRACT "Merchant self-service"): a deposit held only because its
+ * "This is my bank's line" (docs/live-setup.md "3.3 The card"; schema.graphql `vouchSmsSender`): a deposit held only because its
  * sender is not one the service knows for the bank, while its text reads exactly as that bank's
  * SMS about one of the merchant's cards, lets the merchant make the sender the card's `smsSender`
  * (the operation src/operations/vouch-sms-sender.ts). The held deposit itself stays held: attaching

@@ -13,8 +13,8 @@ import { recordLedgerEntry } from './ledger.js';
 import { insertTopUp, lockUncreditedTopUp } from './store/topups.js';
 
 /**
- * Fee credit bought through the gateway itself (CONTRACT "Merchant self-service"; docs/live-setup.md
- * "Credit"). The operator names the project that receives top-ups (CLI `operator topup-project`);
+ * Fee credit bought through the gateway itself (docs/live-setup.md "2. Fee credit";
+ * schema.graphql `createCreditTopUp`). The operator names the project that receives top-ups (CLI `operator topup-project`);
  * `createCreditTopUp` makes a payment on it for the merchant; the payment's confirmation, whatever
  * confirms it (a bank SMS, a simulated deposit, the operator by hand, an attach), adds its
  * amountRequested to the merchant's credit in the confirming transaction (`creditTopUpOnConfirm`,

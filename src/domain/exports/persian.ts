@@ -5,7 +5,7 @@ import type { PaymentStatus } from '../payments/types.js';
 import type { ColumnKind, ColumnSpec, Field, SqlRow } from './columns.js';
 
 /**
- * Exports for people (`lang=fa`, CONTRACT "Merchant self-service"): Persian headers, the codes a
+ * Exports for people (`lang=fa`, the OpenAPI document's export parameters): Persian headers, the codes a
  * person reads (statuses, sources, reasons, kinds, banks, yes/no, live/test) in Persian, and a
  * width per column for the XLSX sheet. The machine default (`lang=en`) is untouched: field names
  * and codes as the API spells them. A code this table does not know is written as it is.

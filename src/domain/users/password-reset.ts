@@ -11,7 +11,7 @@ import { lockUserByEmail } from './store/reset.js';
 import { emailSchema } from './users.js';
 
 /**
- * A forgotten password (CONTRACT "Merchant self-service"; docs/dashboard.md "Signing in"):
+ * A forgotten password (docs/dashboard.md "Signing in"; the OpenAPI document's `requestPasswordReset`):
  * `POST /v1/session/reset {email}` answers 204 whatever the email. With SMTP_URL and MAIL_FROM set,
  * a known user gets a mail with a one-time set-password link good for RESET_LINK_TTL_MS; the mail
  * is a job (`send-password-reset`) enqueued in the transaction that issued the link. Without mail

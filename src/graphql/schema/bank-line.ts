@@ -5,7 +5,7 @@ import { vouchSmsSender } from '../../operations/vouch-sms-sender.js';
 import { builder } from '../builder.js';
 import { decided, IDEMPOTENCY_KEY_DESCRIPTION } from '../idempotency.js';
 
-// The bank's SMS line (CONTRACT "Merchant self-service"): the known lines per bank for the card
+// The bank's SMS line (docs/live-setup.md "3.3 The card"): the known lines per bank for the card
 // form, and "this is my bank's line" for a deposit held for its unknown sender.
 
 const BankLineRef = builder.objectRef<{ code: string; name: string; senders: readonly string[] }>('BankLine').implement({

@@ -2,7 +2,7 @@ import { createCreditTopUp, creditTopUpAvailable, listCreditTopUps, type CreditT
 import { builder } from '../builder.js';
 import { Currency } from './payment.js';
 
-// Fee credit bought through the gateway (CONTRACT "Merchant self-service"; src/domain/credit/topups.ts).
+// Fee credit bought through the gateway (docs/live-setup.md "2. Fee credit"; src/domain/credit/topups.ts).
 
 const TopUpPaymentRef = builder.objectRef<TopUpPayment>('CreditTopUpPayment').implement({
   description: 'The payment a top-up is paid by: on the operator’s top-up project, the merchant being its payer.',
