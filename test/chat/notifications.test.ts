@@ -282,6 +282,17 @@ describe('buttons', () => {
     expect((await bot.answer(TG, pressed)).text).toContain('قبلاً تصمیم');
     expect((await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: other.paymentId } })).status).toBe('pending');
   });
+  it('a payment’s review is dismissed from its message, as the user, via telegram', async () => {
+    await tell([staff], ['payment.review_required']);
+    const { paymentId } = await heldDeposit('ORD-REVIEW-BTN');
+    const msg = await bot.waitFor('the review message', () => bot.messagesTo(TG, STAFF_CHAT).find((m) => m.text.includes('پرداخت نیاز به بررسی دارد') && m.text.includes('ORD-REVIEW-BTN')));
+    const buttons = buttonsOf(msg);
+    expect(buttons[0]!.text).toMatch(/^واریز .+ تومان — [۰-۹]{2}:[۰-۹]{2}$/);
+    const pressed = bot.press(TG, msg, buttons.at(-1)!.data);
+    expect((await bot.answer(TG, pressed)).text).toContain('بررسی این پرداخت لازم نبود');
+    expect(await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ reviewRequired: false, status: 'pending' });
+    expect(await app.deps.prisma.auditEvent.findFirstOrThrow({ where: { subjectId: paymentId, action: 'payment.review_dismissed' } })).toMatchObject({ via: 'telegram', actorId: staff.userId });
+  });
 });
 
 describe('balance gaps', () => {
