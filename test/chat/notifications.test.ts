@@ -354,10 +354,11 @@ describe('delivery', () => {
     // A burst is spread out, not sent at once.
     for (let i = 2; i < calls.length; i++) expect(calls[i]!.at - calls[i - 1]!.at).toBeGreaterThanOrEqual(500);
 
-    // Other failures are tried again, 10 tries in all: the 9th failed try queues a 10th, the 10th drops the message.
+    // Other failures are tried again, 10 tries in all: the 9th failed try queues a 10th, the 10th drops the message
+    // (straight to the send, its chat slot taken as reserved: the spacing is shown above).
     bot.failNext('sendMessage', { code: 500, chatId: 8001, times: 2 });
-    expect(await deliverChatMessage(app.deps, { linkId: link.id, text: 'try 9', attempt: 9 })).toBe('retrying');
-    expect(await deliverChatMessage(app.deps, { linkId: link.id, text: 'try 10', attempt: 10 })).toBe('dropped');
+    expect(await deliverChatMessage(app.deps, { linkId: link.id, text: 'try 9', attempt: 9, slotReserved: true })).toBe('retrying');
+    expect(await deliverChatMessage(app.deps, { linkId: link.id, text: 'try 10', attempt: 10, slotReserved: true })).toBe('dropped');
     expect(bot.calls.filter((c) => c.body.text === 'try 9' || c.body.text === 'try 10')).toHaveLength(2);
     const queued = await app.deps.prisma.$queryRaw<{ text: string; attempt: number }[]>`
       SELECT data->>'text' AS text, (data->>'attempt')::int AS attempt FROM pgboss.job WHERE name = 'chat-send' AND data->>'text' IN ('try 9', 'try 10')`;
