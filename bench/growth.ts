@@ -140,7 +140,7 @@ async function main() {
     const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
     const statsQuery = encodeURIComponent('{ paymentStats(groupBy: DAY, sandbox: true) { period confirmedCount confirmedAmount pendingCount expiredCount } }');
     type Side = Omit<LoadSpec, 'seconds' | 'connections' | 'url'>;
-    const scenarios: { name: string; spec: Side; connections?: number; sms?: 'otp' | 'withdrawal' }[] = [
+    const scenarios: { name: string; spec: Side; connections?: number; sms?: 'otp' | 'withdrawal'; serial?: boolean }[] = [
       { name: 'POST /v1/payments, 4 cards on one phone', spec: { method: 'POST', path: '/v1/payments', token: four.apiKey, body: 'rest-create' } },
       { name: 'POST /v1/payments, live, 4 cards on one phone', spec: { method: 'POST', path: '/v1/payments', token: fourLive.apiKey, body: 'rest-create' } },
       { name: 'GraphQL createPayment, 4 cards on one phone', spec: { method: 'POST', path: '/graphql', token: four.apiKey, body: 'gql-create' } },
@@ -151,14 +151,15 @@ async function main() {
       { name: 'paymentStats (30 days by day, GraphQL GET)', spec: { method: 'GET', path: `/graphql?query=${statsQuery}`, token: reads.apiKey } },
       { name: 'POST /v1/device/messages (a one-time password: stored, ignored)', spec: { method: 'POST', path: '/v1/device/messages' }, sms: 'otp' },
       { name: 'POST /v1/device/messages (a bank withdrawal: parsed, ignored)', spec: { method: 'POST', path: '/v1/device/messages' }, sms: 'withdrawal' },
-      { name: 'GET /v1/exports/payments (30 days, CSV)', spec: { method: 'GET', path: `/v1/exports/payments?from=${encodeURIComponent(since)}`, token: reads.apiKey }, connections: 2 },
+      // Exports: one at a time (the service runs at most 3 at once per shop and answers 429 past that), each read to its last byte.
+      { name: 'GET /v1/exports/payments (30 days, CSV, one at a time)', spec: { method: 'GET', path: `/v1/exports/payments?from=${encodeURIComponent(since)}`, token: reads.apiKey }, serial: true },
     ];
     const only = process.env.BENCH_ONLY;
     let seed = 1;
     const lines = [
       `- machine: ${machine(setup.dbLabel)}`,
       `- scale ${SCALE}: ${Math.round(10_000_000 * SCALE).toLocaleString('en')} payments over 12 months; both databases on one PostgreSQL server, one service process (dist/main.mjs, role all) on each`,
-      `- ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each, ${CONNECTIONS} connections (exports: 2: at most 3 run at once per shop)`,
+      `- ${ROUNDS} alternating rounds of ${SECONDS} s per side after ${WARMUP_SECONDS} s warm-up each, ${CONNECTIONS} connections (exports: one at a time, each read to its last byte)`,
       '',
       '| scenario | empty req/s | empty p50 / p99 ms | filled req/s | filled p50 / p99 ms | ratio median (min–max) | ≥ 0.8 |',
       '|---|---:|---:|---:|---:|---:|---|',
@@ -170,7 +171,8 @@ async function main() {
         const order: ('empty' | 'filled')[] = round % 2 === 0 ? ['empty', 'filled'] : ['filled', 'empty'];
         for (const side of order) {
           const spec = { ...s.spec, url: services[side], connections };
-          const measure = (seconds: number) => (s.sms ? smsLoad({ url: services[side], token: phone, seconds, connections, kind: s.sms, seed: seed++ }) : load({ ...spec, seconds }));
+          const measure = (seconds: number) =>
+            s.sms ? smsLoad({ url: services[side], token: phone, seconds, connections, kind: s.sms, seed: seed++ }) : s.serial ? serialLoad(services[side], s.spec, seconds) : load({ ...spec, seconds });
           await measure(WARMUP_SECONDS);
           const r = await measure(SECONDS);
           if (r.non2xx || r.errors) log(`${s.name} (${side}): ${r.non2xx} non-2xx, ${r.errors} errors; ${r.firstErrors.join(' | ')}`);
@@ -210,6 +212,28 @@ async function main() {
     for (const c of children) await stopProcess(c);
     await setup.stop();
   }
+}
+
+/** One request at a time for `seconds`, each body read to its end: req/s and latency (ms) of whole downloads. */
+async function serialLoad(url: string, spec: { method: string; path: string; token?: string }, seconds: number): Promise<LoadResult> {
+  const times: number[] = [];
+  const firstErrors: string[] = [];
+  let non2xx = 0;
+  const end = Date.now() + seconds * 1000;
+  const started = Date.now();
+  while (Date.now() < end) {
+    const t = performance.now();
+    const res = await fetch(`${url}${spec.path}`, { method: spec.method, headers: spec.token ? { authorization: `Bearer ${spec.token}` } : {} });
+    const text = await res.text();
+    times.push(performance.now() - t);
+    if (!res.ok) {
+      non2xx++;
+      if (firstErrors.length < 3) firstErrors.push(`${res.status} ${text.slice(0, 200)}`);
+    }
+  }
+  const sorted = times.sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
+  return { rps: times.length / ((Date.now() - started) / 1000), p50: pct(50), p99: pct(99), non2xx, errors: 0, firstErrors };
 }
 
 /** bench/growth/sms-load.ts in a process of its own (as `load` runs bench/hot-paths/load.ts). */

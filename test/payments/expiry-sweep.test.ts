@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireDuePayments } from '../../src/domain/payments/expiry-batch.js';
 import { holdPaymentRow } from '../support/db-rows.js';
-import { createPaymentRest, gaugeValue, makeShop, startTestApp, type TestApp } from '../support/harness.js';
+import { createPaymentRest, gaugeValue, gqlOk, makeShop, startTestApp, type TestApp } from '../support/harness.js';
 
 // The expiry sweep (jobs/expire-due.ts) runs in every worker process, several lanes each: they
 // claim due payments with SKIP LOCKED, so together they expire each payment exactly once. The API
@@ -40,6 +40,22 @@ describe('the expiry sweep', () => {
     // Nothing left for the next tick.
     expect(await expireDuePayments(app.deps)).toBe(0);
   }, 60_000);
+
+  it('one batch over two projects: each payment its event, numbered in deadline order, and a delivery where an endpoint takes it', async () => {
+    const hooked = await makeShop(app, { settings: { maxCode: 999 } });
+    await gqlOk(app.baseUrl, 'mutation($p: ID!, $u: String!) { setWebhookEndpoint(projectId: $p, url: $u) { secret } }', { p: hooked.projectId, u: 'https://shop.example.com/hooks' }, hooked.merchantKey);
+    const quiet = await makeShop(app, { settings: { maxCode: 999 } });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await createPaymentRest(app, (i % 2 ? quiet : hooked).apiKey, { amount: 300_000 + i * 10_000 })).body.id);
+    // Deadlines in creation order, so the batch claims (and numbers) them in that order.
+    for (const [i, id] of ids.entries()) await app.deps.prisma.payment.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 10_000 + i) } });
+    expect(await expireDuePayments(app.deps, { lanes: 1, batch: 25 })).toBe(ids.length);
+    const events = await app.deps.prisma.event.findMany({ where: { paymentId: { in: ids } }, orderBy: { seq: 'asc' } });
+    expect(events.map((e) => [e.paymentId, e.type])).toEqual(ids.map((id) => [id, 'payment.expired']));
+    const deliveries = await app.deps.prisma.webhookDelivery.findMany({ where: { paymentId: { in: ids } } });
+    expect(deliveries.map((d) => d.eventId).sort()).toEqual(events.filter((e) => e.projectId === hooked.projectId).map((e) => e.id).sort());
+    expect(deliveries).toHaveLength(3);
+  });
 
   it('skips a payment another transaction holds, and expires it on a later tick', async () => {
     const shop = await makeShop(app, { settings: { maxCode: 99 } });

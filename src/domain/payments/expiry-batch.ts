@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { claimDuePending } from './store/locks.js';
 import { expirePayment } from './expiry.js';
 import { oneByOne } from './sweeps.js';
-import { recordEvent, recordReviewRequired } from './events.js';
+import { recordEvents, recordReviewRequired } from './events.js';
 import { feeEffect, refusal, TRANSITIONS, transitionFields } from './state-machine.js';
 import { applyFeeEffect } from './transitions.js';
 import type { PaymentRow } from './types.js';
@@ -24,7 +24,7 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
  * Expires up to `limit` payments past their deadline in one transaction: the expiry sweep's batch
  * (`claimDuePending` claims them, skipping rows another transaction holds). The same rules as
  * `expirePayment` (the state machine's `refusal`, `transitionFields` and `feeEffect` for `expire`,
- * the same event and webhook deliveries through `recordEvent`, the database's guards behind them),
+ * the same event and webhook deliveries through `recordEvents`, the database's guards behind them),
  * in a few statements for the whole batch instead of a transaction each: a burst of deadlines (a
  * thousand in one second) is what it is for. Idempotent: a payment no longer pending is not claimed.
  */
@@ -46,12 +46,12 @@ export async function expireDueBatch(deps: Deps, limit: number): Promise<{ claim
         const where = { id: { in: group.map((x) => x.p.id) }, status: 'pending' };
         updated.push(...(await tx.payment.updateManyAndReturn({ where, data: group[0]!.fields })));
       }
-      const eventIds = new Map<string, string>();
+      // The events in one statement (each payment's a few round trips, one after another, were most
+      // of a batch's time: docs/BENCHMARKS.md "Growth"), then the attention events after them.
+      const recorded = await recordEvents(tx, deps.jobs, TRANSITIONS.expire.event, updated);
+      const eventIds = new Map([...recorded].map(([id, e]) => [id, e.id]));
       const before = new Map(rows.map((p) => [p.id, p]));
-      for (const p of updated) {
-        eventIds.set(p.id, (await recordEvent(tx, deps.jobs, TRANSITIONS.expire.event, p)).id);
-        await recordReviewRequired(tx, deps.jobs, before.get(p.id)!, p);
-      }
+      for (const p of updated) await recordReviewRequired(tx, deps.jobs, before.get(p.id)!, p);
       const byFee = groupBy(planned.filter((x) => eventIds.has(x.p.id)), (x) => x.fee);
       for (const [effect, group] of byFee) await applyFeeEffect(tx, effect, group.map((x) => x.p));
       // Fees held (`hold`) go back when the late window ends: the late-window sweep (expiry.ts).

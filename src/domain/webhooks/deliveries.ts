@@ -31,6 +31,25 @@ export async function queueDeliveries(tx: Tx, jobs: JobQueue, event: { id: strin
   await sendAttemptJob(jobs, delivery, 1, { tx });
 }
 
+/**
+ * `queueDeliveries` for many events (one transition's batch: the expiry sweep), each project's
+ * endpoint read once: the same chat notices, deliveries and jobs, event by event in the order given.
+ */
+export async function queueDeliveriesOfEvents(tx: Tx, jobs: JobQueue, events: { id: string; projectId: string; paymentId: string | null; type: string }[]) {
+  if (events.length === 0) return;
+  const endpoints = await tx.webhookEndpoint.findMany({ where: { projectId: { in: [...new Set(events.map((e) => e.projectId))] } } });
+  const ofProject = new Map(endpoints.map((e) => [e.projectId, e]));
+  for (const event of events) {
+    await queueChatNotice(tx, jobs, { type: event.type, eventId: event.id, projectId: event.projectId });
+    const endpoint = ofProject.get(event.projectId);
+    if (!endpoint?.active || !subscribes(endpoint, event.type)) continue;
+    const delivery = await tx.webhookDelivery.create({
+      data: { eventId: event.id, endpointId: endpoint.id, projectId: event.projectId, paymentId: event.paymentId, eventType: event.type, nextAttemptAt: new Date() },
+    });
+    await sendAttemptJob(jobs, delivery, 1, { tx });
+  }
+}
+
 /** A payment's events are first attempted in order: is an earlier one of this payment still waiting for its first attempt? */
 async function earlierWaiting(deps: Deps, delivery: LoadedDelivery): Promise<boolean> {
   if (delivery.attemptCount > 0 || !delivery.event || !delivery.paymentId) return false;

@@ -13,3 +13,22 @@ export async function insertEvent(tx: Tx, e: { projectId: string; paymentId: str
     RETURNING id, project_id AS "projectId", payment_id AS "paymentId", type`;
   return event!;
 }
+
+/**
+ * `insertEvent` for many at once (the expiry sweep's batch): one INSERT, the events numbered (`seq`)
+ * in the order given; returned in that order.
+ */
+export async function insertEvents(tx: Tx, events: { projectId: string; paymentId: string; type: string; payload: string }[]): Promise<EventRow[]> {
+  if (events.length === 0) return [];
+  const rows = await tx.$queryRaw<(EventRow & { n: bigint })[]>`
+    WITH input AS (
+      SELECT * FROM unnest(${events.map((e) => e.projectId)}::uuid[], ${events.map((e) => e.paymentId)}::uuid[],
+                           ${events.map((e) => e.type)}::text[], ${events.map((e) => e.payload)}::text[])
+               WITH ORDINALITY AS i(project_id, payment_id, type, payload, n)),
+    inserted AS (
+      INSERT INTO events (project_id, payment_id, type, payload)
+      SELECT project_id, payment_id, type, payload::json FROM input ORDER BY n
+      RETURNING id, project_id, payment_id, type, seq)
+    SELECT id, project_id AS "projectId", payment_id AS "paymentId", type, seq AS n FROM inserted ORDER BY seq`;
+  return rows.map(({ n: _n, ...e }) => e);
+}
