@@ -93,12 +93,15 @@ async function main() {
       await fillQueue(filledUrl, SCALE, log);
       for (const url of [emptyUrl, filledUrl]) await vacuum(url);
       const rows: string[] = [];
+      // GROWTH_EXPIRY_AB=<another bundle>: each database with that build's worker too, alternated with this one's.
+      const builds = ['dist/main.mjs', ...(process.env.GROWTH_EXPIRY_AB ? [process.env.GROWTH_EXPIRY_AB] : [])];
       // Alternated: empty, filled, filled, empty (BENCH_ROUNDS pairs).
       for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 === 0 ? [['empty', emptyUrl], ['filled', filledUrl]] : [['filled', filledUrl], ['empty', emptyUrl]];
-        for (const [side, url] of order) {
-          const r = await expiryLateness(url!, expiryShop, log);
-          const row = `| ${side} | ${round + 1} | ${r.count} | ${r.expired} | ${r.p50} | ${r.p99} | ${r.max} |`;
+        const sides = round % 2 === 0 ? [['empty', emptyUrl], ['filled', filledUrl]] : [['filled', filledUrl], ['empty', emptyUrl]];
+        const entries = round % 2 === 0 ? builds : [...builds].reverse();
+        for (const [side, url] of sides) for (const entry of entries) {
+          const r = await expiryLateness(url!, expiryShop, log, entry);
+          const row = `| ${side} | ${entry} | ${round + 1} | ${r.count} | ${r.expired} | ${r.p50} | ${r.p99} | ${r.max} |`;
           log(row);
           rows.push(row);
         }
@@ -109,8 +112,8 @@ async function main() {
           '',
           `- ${machine(setup.dbLabel)}; one worker process per run (default EXPIRY_CONCURRENCY)`,
           '',
-          '| database | round | payments | expired | lateness p50 s | p99 s | max s |',
-          '|---|---:|---:|---:|---:|---:|---:|',
+          '| database | worker bundle | round | payments | expired | lateness p50 s | p99 s | max s |',
+          '|---|---|---:|---:|---:|---:|---:|---:|',
           ...rows,
         ].join('\n'),
       );

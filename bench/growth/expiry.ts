@@ -1,6 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { inLanes, percentile, spawnWorker } from '../support.js';
+import { spawn } from 'node:child_process';
+import { benchEnv, inLanes, percentile, SERVICE_ENTRY, untilItSays } from '../support.js';
+import { PRODUCTION_NODE_FLAGS } from '../../test/support/process.js';
 import { createPaymentRow } from '../../src/domain/payments/store/create.js';
 
 const COUNT = Number(process.env.BENCH_PAYMENTS ?? 1000);
@@ -9,9 +11,10 @@ const LEAD_MS = 5_000;
 /**
  * bench/expiry-lateness.ts on a given database: COUNT pending payments of `shop` (made by the
  * service's own create statement), their deadlines moved into one second LEAD_MS ahead, one worker
- * process started on the database: how late each expiry is (expired_at − expires_at), in seconds.
+ * process started on the database (`entry`: the bundle it runs, `npm start`'s by default; another
+ * for an A/B of two builds): how late each expiry is (expired_at − expires_at), in seconds.
  */
-export async function expiryLateness(url: string, shop: { projectId: string }, log: (s: string) => void) {
+export async function expiryLateness(url: string, shop: { projectId: string }, log: (s: string) => void, entry: string = SERVICE_ENTRY) {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
   const ids: string[] = [];
   try {
@@ -33,7 +36,10 @@ export async function expiryLateness(url: string, shop: { projectId: string }, l
       });
       ids.push(row.id);
     });
-    const worker = await spawnWorker(url);
+    const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, entry, '--role', 'worker'], { env: { ...process.env, ...benchEnv(url) }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise((r) => child.once('exit', r));
+    await untilItSays(child, (out) => (out.includes('worker running') ? true : undefined));
+    const worker = { stop: async () => { child.kill('SIGTERM'); await exited; } };
     const start = Date.now() + LEAD_MS;
     await pool.query(
       `WITH ranked AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM payments WHERE id = ANY($1::uuid[]))
@@ -54,7 +60,7 @@ export async function expiryLateness(url: string, shop: { projectId: string }, l
     );
     const ms = rows.map((r) => Number(r.ms));
     const s = (v: number | undefined) => ((v ?? Number.NaN) / 1000).toFixed(2);
-    log(`  expiry on ${new URL(url).pathname}: ${done}/${COUNT} expired, p99 ${s(percentile(ms, 99))} s`);
+    log(`  expiry on ${new URL(url).pathname} (${entry}): ${done}/${COUNT} expired, p99 ${s(percentile(ms, 99))} s`);
     return { count: COUNT, expired: done, p50: s(percentile(ms, 50)), p99: s(percentile(ms, 99)), max: s(ms.at(-1)) };
   } finally {
     await pool.end();
