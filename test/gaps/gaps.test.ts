@@ -127,6 +127,26 @@ describe.concurrent('resolving a gap', () => {
     expect(await payment(other.id)).toMatchObject({ status: 'pending' });
   });
 
+  it('two decisions racing on one gap, each naming another candidate: one payment is confirmed, the other decision is refused', async () => {
+    const shop = await makeShop(app, { sandbox: false, credit: 1_000_000, card: { accountNumber: ACCOUNT } });
+    // Two payments asking the same amount (different codes): a transfer without the code fits both.
+    const a = (await createPaymentRest(app, shop.apiKey, { amount: 491_000 })).body;
+    const b = (await createPaymentRest(app, shop.apiKey, { amount: 491_000 })).body;
+    const other = (await createPaymentRest(app, shop.apiKey, { amount: 492_000 })).body;
+    const now = thisMinute();
+    expect((await send(shop.deviceToken!, mellatDeposit({ account: ACCOUNT, amount: 55_000, balance: REFERENCE, at: new Date(now - 3 * MINUTE) }))).body.status).toBe('unmatched');
+    const afterLost = REFERENCE + 491_000n;
+    expect((await send(shop.deviceToken!, mellatDeposit({ account: ACCOUNT, amount: other.amountFinal, balance: afterLost + BigInt(other.amountFinal), at: new Date(now) }))).body.status).toBe('needs_review');
+    const [gap] = await gapsOf(shop.cardId);
+    expect(gap).toMatchObject({ amount: 491_000n });
+    const answers = await Promise.all([a, b].map((p) => gql(app.baseUrl, RESOLVE, { id: gap!.id, paymentId: p.id, note: 'bank shows it' }, shop.merchantKey)));
+    const codes = answers.map((x) => x.errors?.[0]?.extensions.code ?? x.data.resolveBalanceGap.status).sort();
+    expect(codes).toEqual(['invalid_state', 'resolved']);
+    const confirmed = await app.deps.prisma.payment.count({ where: { id: { in: [a.id, b.id] }, status: 'confirmed' } });
+    expect(confirmed).toBe(1);
+    expect(await app.deps.prisma.event.count({ where: { paymentId: { in: [a.id, b.id] }, type: 'payment.confirmed' } })).toBe(1);
+  });
+
   it('dismissing needs a note; a payment that is not a candidate is refused', async () => {
     const s = await lostDeposit(451_000);
     expect((await send(s.shop.deviceToken!, s.nextSms)).body.status).toBe('needs_review');
