@@ -143,7 +143,7 @@ async function setUpOnPage(page: Page): Promise<{ app: Authenticator; recoveryCo
   const qr = page.locator('img#totp-qr');
   await qr.waitFor();
   expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,%3Csvg/);
-  expect(await qr.getAttribute('alt')).toContain('کد QR');
+  expect(await qr.getAttribute('alt')).toContain('کد کیوآر');
   await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
   const form = page.getByRole('form', { name: 'تأیید ورود دومرحله‌ای' });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useAttention } from '../attention.js';
 import { graphql } from '../graphql.js';
 import { faNumber } from '../format.js';
@@ -18,7 +18,7 @@ const NetChart = lazy(() => import('../ui/chart.js'));
  * number waiting for a decision is the badge's own (reviewQueue, through useAttention).
  */
 const Overview = graphql(`
-  query DashboardOverview($sandbox: Boolean!, $projectId: ID) {
+  query DashboardOverview($sandbox: Boolean!, $projectId: ID, $from: String!, $to: String!, $groupBy: StatsPeriodKind!) {
     today: paymentStats(range: TODAY, groupBy: TOTAL, sandbox: $sandbox, projectId: $projectId) {
       period
       confirmedCount
@@ -35,24 +35,6 @@ const Overview = graphql(`
       pendingCount
       fees
     }
-    viewer {
-      merchant {
-        id
-        credit {
-          available
-        }
-        devices {
-          id
-          online
-          revoked
-        }
-      }
-    }
-  }
-`);
-
-const Range = graphql(`
-  query DashboardOverviewRange($sandbox: Boolean!, $projectId: ID, $from: String!, $to: String!, $groupBy: StatsPeriodKind!) {
     total: paymentStats(from: $from, to: $to, groupBy: TOTAL, sandbox: $sandbox, projectId: $projectId) {
       period
       confirmedCount
@@ -65,6 +47,19 @@ const Range = graphql(`
       period
       netAmount
       confirmedCount
+    }
+    viewer {
+      merchant {
+        id
+        credit {
+          available
+        }
+        devices {
+          id
+          online
+          revoked
+        }
+      }
     }
   }
 `);
@@ -109,39 +104,42 @@ function shortPeriod(period: string): string {
   return parts.length === 3 ? `${parts[1]}/${parts[2]}` : parts.join('/');
 }
 
-function RangeSection({ sandbox, projectId, from, to }: { sandbox: boolean; projectId: string | null; from: string; to: string }) {
+type Period = { period: string; netAmount: string; confirmedCount: number };
+
+/** The range's figures and its chart (drawn once it nears the screen: its chunk is fetched then). */
+function RangeSection({ total, periods, groupBy }: { total: Figures; periods: readonly Period[]; groupBy: 'DAY' | 'MONTH' }) {
   const { unit } = useUnit();
-  const start = parseJalali(from);
-  const end = parseJalali(to);
-  const days = start && end ? Math.round((Date.UTC(end.jy, end.jm, end.jd) - Date.UTC(start.jy, start.jm, start.jd)) / 86_400_000) : 0;
-  const groupBy = days > 62 ? ('MONTH' as const) : ('DAY' as const);
-  const variables = useMemo(
-    () => ({ sandbox, projectId, from: start ? isoJalali(start) : '', to: end ? isoJalali(end) : '', groupBy }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [sandbox, projectId, from, to, groupBy],
-  );
-  const [result, refetch] = useDeferredQuery({ query: Range, variables, pause: !start || !end });
-  usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
-  const points = useMemo(
-    () => (result.data?.periods ?? []).map((p) => ({ label: shortPeriod(p.period), value: Number(BigInt(p.netAmount) / (unit === 'toman' ? 10n : 1n)) })),
-    [result.data, unit],
-  );
-  if (!start || !end) return <ErrorNote text="تاریخ را به شکل ۱۴۰۵/۰۹/۰۱ بنویسید." />;
-  const data = result.data;
-  if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
+  const box = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(false);
+  // The table is rendered once opened: a month of rows costs the first paint nothing.
+  const [table, setTable] = useState(false);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || near) return;
+    if (typeof IntersectionObserver === 'undefined') return setNear(true);
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '200px' });
+    seen.observe(el);
+    return () => seen.disconnect();
+  }, [near]);
+  const points = useMemo(() => periods.map((p) => ({ label: shortPeriod(p.period), value: Number(BigInt(p.netAmount) / (unit === 'toman' ? 10n : 1n)) })), [periods, unit]);
   const unitName = unit === 'toman' ? 'تومان' : 'ریال';
   return (
     <>
-      <PeriodFigures id="range" stats={one(data.total)} />
+      <PeriodFigures id="range" stats={total} />
       <figure className="chart-figure">
         <figcaption>
           جمع دریافتی خالص هر {groupBy === 'DAY' ? 'روز' : 'ماه'} به {unitName}
         </figcaption>
-        <Suspense fallback={<div className="chart" />}>
-          <NetChart points={points} unitName={unitName} />
-        </Suspense>
-        <details>
+        <div ref={box} className="chart-box">
+          {near && (
+            <Suspense fallback={<div className="chart" />}>
+              <NetChart points={points} unitName={unitName} />
+            </Suspense>
+          )}
+        </div>
+        <details onToggle={(e) => setTable(e.currentTarget.open)}>
           <summary>جدول نمودار</summary>
+          {table && (
           <table className="table">
             <thead>
               <tr>
@@ -151,7 +149,7 @@ function RangeSection({ sandbox, projectId, from, to }: { sandbox: boolean; proj
               </tr>
             </thead>
             <tbody>
-              {data.periods.map((p) => (
+              {periods.map((p) => (
                 <tr key={p.period}>
                   <td>{formatPeriod(p.period)}</td>
                   <td>{faNumber(p.confirmedCount)}</td>
@@ -162,6 +160,7 @@ function RangeSection({ sandbox, projectId, from, to }: { sandbox: boolean; proj
               ))}
             </tbody>
           </table>
+          )}
         </details>
       </figure>
     </>
@@ -183,7 +182,16 @@ export function OverviewPage() {
   const today = jalaliToday();
   const from = query.get('from') ?? formatJalali({ ...today, jd: 1 });
   const to = query.get('to') ?? formatJalali(today);
-  const variables = useMemo(() => ({ sandbox, projectId }), [sandbox, projectId]);
+  const start = parseJalali(from);
+  const end = parseJalali(to);
+  const days = start && end ? Math.round((Date.UTC(end.jy, end.jm, end.jd) - Date.UTC(start.jy, start.jm, start.jd)) / 86_400_000) : 0;
+  const groupBy = days > 62 ? ('MONTH' as const) : ('DAY' as const);
+  const fallback = formatJalali(today);
+  const variables = useMemo(
+    () => ({ sandbox, projectId, from: isoJalali(start ?? { ...today, jd: 1 }), to: isoJalali(end ?? today), groupBy }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [sandbox, projectId, from, to, groupBy, fallback],
+  );
   const [result, refetch] = useDeferredQuery({ query: Overview, variables });
   usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
   const attention = useAttention();
@@ -193,8 +201,10 @@ export function OverviewPage() {
     navigate(href('/', { project: projectId ?? undefined, from: draft.from, to: draft.to }));
   };
   const data = result.data;
-  const devices = (data?.viewer?.merchant?.devices ?? []).filter((d) => !d.revoked);
-  const credit = data?.viewer?.merchant?.credit;
+  // One answer for the whole page: nothing below moves when the figures arrive.
+  if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
+  const devices = (data.viewer?.merchant?.devices ?? []).filter((d) => !d.revoked);
+  const credit = data.viewer?.merchant?.credit;
   return (
     <>
       <PageTitle>نمای کلی{sandbox ? ' (آزمایشی)' : ''}</PageTitle>
@@ -209,18 +219,14 @@ export function OverviewPage() {
           ))}
         </select>
       </div>
-      {!data ? (
-        result.error ? <ErrorNote error={result.error} /> : <Loading />
-      ) : (
-        <div className="grid-2">
-          <Section title="امروز">
-            <PeriodFigures id="today" stats={one(data.today)} />
-          </Section>
-          <Section title="این ماه">
-            <PeriodFigures id="month" stats={one(data.month)} />
-          </Section>
-        </div>
-      )}
+      <div className="grid-2">
+        <Section title="امروز">
+          <PeriodFigures id="today" stats={one(data.today)} />
+        </Section>
+        <Section title="این ماه">
+          <PeriodFigures id="month" stats={one(data.month)} />
+        </Section>
+      </div>
       <Section title="بازهٔ دلخواه و نمودار">
         <form className="filters" onSubmit={show}>
           <div className="field">
@@ -235,7 +241,7 @@ export function OverviewPage() {
             <button type="submit">نمایش</button>
           </div>
         </form>
-        <RangeSection sandbox={sandbox} projectId={projectId} from={from} to={to} />
+        {!start || !end ? <ErrorNote text="تاریخ را به شکل ۱۴۰۵/۰۹/۰۱ بنویسید." /> : <RangeSection total={one(data.total)} periods={data.periods} groupBy={groupBy} />}
       </Section>
       <div className="grid-2">
         <Section title="گوشی‌ها و تصمیم‌ها">
@@ -254,7 +260,7 @@ export function OverviewPage() {
         <Section title="اعتبار کارمزد">
           {sandbox ? (
             <p className="muted">پروژه‌های آزمایشی کارمزد ندارند و از اعتبار کم نمی‌کنند.</p>
-          ) : credit && data ? (
+          ) : credit ? (
             <div className="stats">
               <Stat id="credit-available" label="قابل استفاده">
                 <Amount rials={credit.available} />

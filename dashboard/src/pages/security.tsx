@@ -69,7 +69,7 @@ function QrCode({ url }: { url: string }) {
     };
   }, [url]);
   if (!src) return <Loading />;
-  return <img className="qr" id="totp-qr" src={src} width={200} height={200} alt="کد QR راه‌اندازی ورود دومرحله‌ای؛ آن را با برنامهٔ رمزساز گوشی اسکن کنید" />;
+  return <img className="qr" id="totp-qr" src={src} width={200} height={200} alt="کد کیوآر راه‌اندازی ورود دومرحله‌ای؛ آن را با برنامهٔ رمزساز گوشی اسکن کنید" />;
 }
 
 /** The app's code (a numeric keypad on phones); `recovery` takes a recovery code too (letters, a dash). */
@@ -115,7 +115,10 @@ function SetUp({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) {
     <div id="totp-setup">
       <ol className="steps">
         <li>
-          <p>برنامهٔ رمزساز (مانند Google Authenticator، Microsoft Authenticator یا FreeOTP) را روی گوشی باز کنید و این کد QR را اسکن کنید.</p>
+          <p>
+            برنامهٔ رمزساز (مانند <bdi translate="no">Google Authenticator</bdi>، <bdi translate="no">Microsoft Authenticator</bdi> یا <bdi translate="no">FreeOTP</bdi>) را روی گوشی باز
+            کنید و این کد کیوآر را اسکن کنید.
+          </p>
           <QrCode url={pending.otpauthUrl} />
         </li>
         <li>

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { graphql, type ResultOf } from '../graphql.js';
 import { faNumber, formatPercent } from '../format.js';
@@ -39,7 +39,15 @@ const Webhooks = graphql(
           }
         }
       }
-      webhookDeliveries(first: 15) {
+    }
+  `,
+);
+
+/** A project's latest deliveries: each side's own (a delivery names no project, so it is asked per project). */
+const ProjectDeliveriesQuery = graphql(
+  `
+    query DashboardProjectDeliveries($projectId: ID!) {
+      webhookDeliveries(first: 10, projectId: $projectId) {
         edges {
           node {
             ...Delivery
@@ -50,6 +58,14 @@ const Webhooks = graphql(
   `,
   [DeliveryFragment],
 );
+
+function ProjectDeliveries({ projectId, refreshKey }: { projectId: string; refreshKey: number }) {
+  const context = useMemo(() => ({ additionalTypenames: ['WebhookDelivery'], refreshKey }), [refreshKey]);
+  const [result] = useQuery({ query: ProjectDeliveriesQuery, variables: { projectId }, context, requestPolicy: refreshKey ? 'network-only' : 'cache-and-network' });
+  const data = result.data?.webhookDeliveries;
+  if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
+  return <Deliveries items={data.edges.map((e) => e.node)} />;
+}
 
 const Rotate = graphql(`
   mutation DashboardRotateSecret($projectId: ID!) {
@@ -191,7 +207,11 @@ function EndpointPanel({ project, title, refresh }: { project: Project; title: R
 export function WebhooksPage() {
   useTitle('وب‌هوک‌ها');
   const [result, refetch] = useQuery({ query: Webhooks });
-  const refresh = () => refetch({ requestPolicy: 'network-only' });
+  const [refreshKey, setRefreshKey] = useState(0);
+  const refresh = () => {
+    refetch({ requestPolicy: 'network-only' });
+    setRefreshKey((n) => n + 1);
+  };
   const sandbox = useMode() === 'test';
   const data = result.data;
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
@@ -204,9 +224,12 @@ export function WebhooksPage() {
       {projects.map((p) => (
         <EndpointPanel key={p.id} project={p} title={<ProjectTitle project={p} projects={projects} />} refresh={refresh} />
       ))}
-      <Section title="آخرین ارسال‌ها">
-        <Deliveries items={data.webhookDeliveries.edges.map((e) => e.node)} />
-      </Section>
+      {projects.map((p) => (
+        <Section key={`deliveries-${p.id}`} title={<>آخرین ارسال‌ها: <ProjectTitle project={p} projects={projects} /></>}>
+          <ProjectDeliveries projectId={p.id} refreshKey={refreshKey} />
+        </Section>
+      ))}
+
     </>
   );
 }
