@@ -23,9 +23,10 @@ type Loaded = { gap: BalanceGap; message: BankMessage; payment: LockedPayment | 
  * this payment's". The payment is confirmed by the `attach` transition (confirmationSource manual,
  * confirmedLate after its late window, the fee charged), the gap is its evidence and is marked
  * resolved with it; without a payment the gap is dismissed (a note required). Either way the held
- * message that revealed the gap becomes the chain's reference, matching its own payment if it has
- * one. A gap confirms at most one payment: the gap row is locked, decided once, and its payment is
- * unique among gaps (`balance_gaps_one_per_payment`).
+ * message that revealed the gap becomes the chain's reference; a resolution also matches its own
+ * payment if it has one, a dismissal leaves that to the merchant (gap-decisions.ts
+ * `advanceChainPast`). A gap confirms at most one payment: the gap row is locked, decided once, and
+ * its payment is unique among gaps (`balance_gaps_one_per_payment`).
  */
 export const resolveBalanceGap: Operation<z.output<typeof input>, Loaded, BalanceGap> = {
   name: 'resolve a balance gap',
@@ -65,7 +66,7 @@ export const resolveBalanceGap: Operation<z.output<typeof input>, Loaded, Balanc
       );
       audit.push(paymentDecisionAudit('payment.gap_resolved', payment, confirmed, note));
     }
-    await advanceChainPast(tx, deps.jobs, updated, message);
+    await advanceChainPast(tx, deps.jobs, updated, message, payment !== null);
     audit.push({
       action: payment ? ('balance_gap.resolved' as const) : ('balance_gap.dismissed' as const),
       subjectType: 'balance_gap' as const,

@@ -159,8 +159,11 @@ describe.concurrent('resolving a gap', () => {
     const dismissed = await gqlOk(app.baseUrl, RESOLVE, { id: gap!.id, note: 'a personal transfer' }, s.shop.merchantKey);
     expect(dismissed.resolveBalanceGap).toMatchObject({ status: 'dismissed', resolvedPayment: null });
     expect(await payment(s.lost.id)).toMatchObject({ status: 'pending' });
-    // The held message is the chain's reference now and matched its own payment.
-    expect(await payment(s.next.id)).toMatchObject({ status: 'confirmed' });
+    // The held message is the chain's reference now, but a dismissal confirms nothing: its own
+    // payment waits for the merchant's attach.
+    const held = await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: gap!.toMessageId } });
+    expect(held).toMatchObject({ trusted: true, status: 'needs_review' });
+    expect(await payment(s.next.id)).toMatchObject({ status: 'pending' });
   });
 
   it('a canceled candidate can take the gap’s money (the gap is its evidence)', async () => {

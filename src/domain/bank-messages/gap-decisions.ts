@@ -73,16 +73,19 @@ export function gapPaymentRefusal(gap: BalanceGap, payment: GapPayment, candidat
 
 /**
  * After the decision, the held message that revealed the gap is the chain's reference (the merchant
- * has looked at the bank); a deposit of its own is matched as if it had arrived in order, and the
- * messages waiting behind it follow. Then the card's gaps are found again from the new head.
+ * has looked at the bank), and the messages waiting behind it follow. When the merchant gave the
+ * gap's money to a payment (`matchOwn`), a deposit of its own is matched as if it had arrived in
+ * order; a dismissal matches nothing: a careless dismissal of a forged message's gap must not let
+ * that message confirm the payment it names (it stays for the merchant to attach or dismiss). Then
+ * the card's gaps are found again from the new head.
  */
-export async function advanceChainPast(tx: Tx, jobs: JobQueue, gap: BalanceGap, message: BankMessage): Promise<void> {
+export async function advanceChainPast(tx: Tx, jobs: JobQueue, gap: BalanceGap, message: BankMessage, matchOwn: boolean): Promise<void> {
   const card = await tx.card.findUniqueOrThrow({ where: { id: gap.cardId }, select: { id: true, projectId: true, merchantId: true, cardNumber: true, accountNumber: true, smsSender: true } });
   if (await trustMessage(tx, message.id)) {
     // Trusted on the merchant's word, not the engine's (the chain's evidence rules): recorded as decided.
     await tx.bankMessage.update({ where: { id: message.id }, data: { decidedAt: new Date() } });
     const at = message.bankTime ?? message.receivedAt;
-    if (message.direction === 'deposit' && message.amount !== null && message.deviceId && (message.status === 'needs_review' || message.status === 'unmatched')) {
+    if (matchOwn && message.direction === 'deposit' && message.amount !== null && message.deviceId && (message.status === 'needs_review' || message.status === 'unmatched')) {
       const result = await matchDeposit(tx, jobs, message.id, deviceScope(message.deviceId), [card], { amount: message.amount, at, simulated: false, review: null });
       await settle(tx, message.id, result.status, result.statusReason, result);
     }

@@ -108,7 +108,7 @@ builder.queryField('balanceGaps', (t) =>
 builder.mutationFields((t) => ({
   resolveBalanceGap: t.prismaField({
     description:
-      'Decides an open balance gap. With paymentId (one of its candidates): “the missing money is this payment’s”: the payment is confirmed (confirmationSource manual, confirmedLate after its late window, the fee charged, the gap its evidence) and the gap resolved. Without: the gap is dismissed (note required). Either way the held message becomes the card’s chain reference, matching its own payment if it has one. The same decision again answers the gap unchanged.',
+      'Decides an open balance gap. With paymentId (one of its candidates): “the missing money is this payment’s”: the payment is confirmed (confirmationSource manual, confirmedLate after its late window, the fee charged, the gap its evidence) and the gap resolved. Without: the gap is dismissed (note required). Either way the held message becomes the card’s chain reference; a resolution also matches its own payment if it has one (after a dismissal, attach it yourself). The same decision again answers the gap unchanged.',
     type: 'BalanceGap',
     authScopes: { project: true, merchant: true },
     args: {
