@@ -13,7 +13,7 @@
  * BENCH_ROUNDS (3) alternating rounds of BENCH_SECONDS (8) after a warm-up, the side that goes first
  * alternating too: the ratio filled ÷ empty per round, target ≥ 0.8. Then the hot statements, each
  * under EXPLAIN (ANALYZE, BUFFERS) on both databases, the sizes of the filled database's tables and
- * indexes, and the fill's time and disk. BENCH_ONLY=<text> runs only the scenarios whose name holds it.
+ * indexes, and the fill's time and disk. BENCH_ONLY=<text>[|<text>…] runs only the scenarios whose name holds one of them.
  * `--expiry`: instead, the expiry deadline (bench/expiry-lateness.ts's 1,000 payments due in one
  * second) on the empty and the filled database, one worker process each, in turn.
  */
@@ -167,7 +167,8 @@ async function main() {
       '| scenario | empty req/s | empty p50 / p99 ms | filled req/s | filled p50 / p99 ms | ratio median (min–max) | ≥ 0.8 |',
       '|---|---:|---:|---:|---:|---:|---|',
     ];
-    for (const s of only ? scenarios.filter((sc) => sc.name.includes(only)) : scenarios) {
+    // BENCH_ONLY=a|b: the scenarios whose name holds any of them.
+    for (const s of only ? scenarios.filter((sc) => only.split('|').some((o) => sc.name.includes(o))) : scenarios) {
       const runs: Record<'empty' | 'filled', LoadResult[]> = { empty: [], filled: [] };
       const connections = s.connections ?? CONNECTIONS;
       for (let round = 0; round < ROUNDS; round++) {
