@@ -188,7 +188,10 @@ describe('the merchant’s own dashboard on a phone', () => {
     const month = await gqlOk(app.baseUrl, `{ paymentStats(range: THIS_MONTH, groupBy: TOTAL, sandbox: true) { netAmount } }`, {}, merchantKey);
     expect(await page.locator('#month-confirmed-sum [data-rials]').getAttribute('data-rials')).toBe(month.paymentStats[0].netAmount);
     expect(await page.locator('#review-waiting [data-count]').getAttribute('data-count')).toBe(String(queue.reviewQueue.total));
+    // The chart is drawn once it nears the screen.
+    await page.locator('.chart-box').scrollIntoViewIfNeeded();
     await page.locator('.chart canvas').first().waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
     const problems: Record<string, string[]> = {};
     await checkPage(problems);
 

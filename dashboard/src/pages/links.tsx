@@ -45,6 +45,28 @@ const CreateLink = graphql(`
   }
 `);
 
+const UpdateLink = graphql(`
+  mutation DashboardUpdateLink($id: ID!, $input: UpdatePaymentLinkInput!) {
+    updatePaymentLink(id: $id, input: $input) {
+      id
+      active
+    }
+  }
+`);
+
+/** Stops a link taking payments, or lets it again (updatePaymentLink `active`). */
+function LinkActiveButton({ id, active }: { id: string; active: boolean }) {
+  const [state, update] = useMutation(UpdateLink);
+  return (
+    <>
+      <button type="button" className="secondary small" disabled={state.fetching} onClick={() => void update({ id, input: { active: !active } })}>
+        {active ? 'غیرفعال کردن پیوند' : 'فعال کردن پیوند'}
+      </button>
+      <ErrorNote error={state.error} />
+    </>
+  );
+}
+
 function NewLinkForm({ projects }: { projects: { id: string; name: string }[] }) {
   const { unit } = useUnit();
   const [state, create] = useMutation(CreateLink);
@@ -165,7 +187,7 @@ export function LinksPage() {
                       <a href={url} dir="ltr" translate="no">
                         {url}
                       </a>{' '}
-                      <CopyButton text={url} label="کپی نشانی" />
+                      <CopyButton text={url} label="کپی نشانی" /> {isOwner && <LinkActiveButton id={link.id} active={link.active} />}
                     </p>
                   </li>
                 );

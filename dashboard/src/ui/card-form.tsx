@@ -131,7 +131,7 @@ export function CardFields({
   );
   return (
     <>
-      <div className="grid-form">
+      <div className="grid-form card-fields">
         <div className="field">
           <label htmlFor={field('bankCode')}>بانک</label>
           <select id={field('bankCode')} name="bankCode" value={bank} onChange={(e) => setBank(e.target.value)} required={creating}>
