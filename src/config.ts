@@ -79,7 +79,6 @@ const envSchema = z.object({
   RETENTION_WEBHOOK_BODY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RETENTION_SESSION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
-  RETENTION_CHAT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   // Chat bots (docs/notifications.md): each runs only when its token is set.
   TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
   TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
@@ -129,7 +128,7 @@ export type Config = {
   /** Seconds of silence after which a device is offline (src/domain/devices/health.ts). */
   deviceOfflineSeconds: number;
   /** Days kept before the daily retention job removes each kind (src/domain/retention/retention.ts). */
-  retention: { foreignSmsDays: number; webhookBodyDays: number; sessionDays: number; jobDays: number; chatDays: number };
+  retention: { foreignSmsDays: number; webhookBodyDays: number; sessionDays: number; jobDays: number };
   /** Unset: no proxy is trusted, the client is the socket's peer. */
   trustProxy: TrustProxy | undefined;
   metricsToken: string | undefined;
@@ -199,7 +198,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookBodyDays: e.RETENTION_WEBHOOK_BODY_DAYS,
       sessionDays: e.RETENTION_SESSION_DAYS,
       jobDays: e.RETENTION_JOB_DAYS,
-      chatDays: e.RETENTION_CHAT_DAYS,
     },
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
