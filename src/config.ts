@@ -68,6 +68,13 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(1).optional(),
   // Production hides the schema; this lets an operator who wants it public say so.
   GRAPHQL_INTROSPECTION: z.enum(['0', '1', 'true', 'false']).optional(),
+  // Chat bots (docs/notifications.md): each runs only when its token is set.
+  TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
+  TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
+  BALE_BOT_TOKEN: z.string().min(1).optional(),
+  BALE_API_ROOT: z.url().default('https://tapi.bale.ai'),
+  // A bot's poller lease: renewed while held, taken over by another worker once it lapses.
+  CHAT_POLL_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(20),
   // Password-reset mail (docs/dashboard.md "Signing in"): both or neither; credentials in the URL.
   SMTP_URL: z
     .string()
@@ -79,13 +86,7 @@ const envSchema = z.object({
   RETENTION_WEBHOOK_BODY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RETENTION_SESSION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(7),
-  // Chat bots (docs/notifications.md): each runs only when its token is set.
-  TELEGRAM_BOT_TOKEN: z.string().min(1).optional(),
-  TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
-  BALE_BOT_TOKEN: z.string().min(1).optional(),
-  BALE_API_ROOT: z.url().default('https://tapi.bale.ai'),
-  // A bot's poller lease: renewed while held, taken over by another worker once it lapses.
-  CHAT_POLL_LEASE_SECONDS: z.coerce.number().min(1).max(60).default(20),
+  RETENTION_CHAT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
   DATA_DIR: z.string().default('.data'),
 });
@@ -127,19 +128,19 @@ export type Config = {
   publicRateLimitPerMinute: number;
   /** Seconds of silence after which a device is offline (src/domain/devices/health.ts). */
   deviceOfflineSeconds: number;
-  /** Days kept before the daily retention job removes each kind (src/domain/retention/retention.ts). */
-  retention: { foreignSmsDays: number; webhookBodyDays: number; sessionDays: number; jobDays: number };
   /** Unset: no proxy is trusted, the client is the socket's peer. */
   trustProxy: TrustProxy | undefined;
   metricsToken: string | undefined;
   /** Introspection in production (always on elsewhere). */
   graphqlIntrospection: boolean;
-  /** SMTP_URL and MAIL_FROM: password-reset mail is sent only when both are set. */
-  mail: { smtpUrl: string; from: string } | undefined;
   /** The chat bots whose token is set (src/domain/chat/bots.ts), by platform. */
   chatBots: Partial<Record<'TELEGRAM' | 'BALE', { token: string; apiRoot: string }>>;
   /** Seconds a worker holds a bot's poller lease without renewing it. */
   chatPollLeaseSeconds: number;
+  /** Days kept before the daily retention job removes each kind (src/domain/retention/retention.ts). */
+  retention: { foreignSmsDays: number; webhookBodyDays: number; sessionDays: number; jobDays: number; chatDays: number };
+  /** SMTP_URL and MAIL_FROM: password-reset mail is sent only when both are set. */
+  mail: { smtpUrl: string; from: string } | undefined;
   embeddedPgPort: number;
   dataDir: string;
 };
@@ -193,21 +194,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     publicRateLimitPerMinute: e.PUBLIC_RATE_LIMIT_PER_MINUTE,
     deviceOfflineSeconds: e.DEVICE_OFFLINE_SECONDS,
-    retention: {
-      foreignSmsDays: e.RETENTION_FOREIGN_SMS_DAYS,
-      webhookBodyDays: e.RETENTION_WEBHOOK_BODY_DAYS,
-      sessionDays: e.RETENTION_SESSION_DAYS,
-      jobDays: e.RETENTION_JOB_DAYS,
-    },
     trustProxy: e.TRUST_PROXY,
     metricsToken: e.METRICS_TOKEN,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION === '1' || e.GRAPHQL_INTROSPECTION === 'true',
-    mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : undefined,
     chatBots: {
       ...(e.TELEGRAM_BOT_TOKEN ? { TELEGRAM: { token: e.TELEGRAM_BOT_TOKEN, apiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, '') } } : {}),
       ...(e.BALE_BOT_TOKEN ? { BALE: { token: e.BALE_BOT_TOKEN, apiRoot: e.BALE_API_ROOT.replace(/\/+$/, '') } } : {}),
     },
     chatPollLeaseSeconds: e.CHAT_POLL_LEASE_SECONDS,
+    retention: {
+      foreignSmsDays: e.RETENTION_FOREIGN_SMS_DAYS,
+      webhookBodyDays: e.RETENTION_WEBHOOK_BODY_DAYS,
+      sessionDays: e.RETENTION_SESSION_DAYS,
+      jobDays: e.RETENTION_JOB_DAYS,
+      chatDays: e.RETENTION_CHAT_DAYS,
+    },
+    mail: e.SMTP_URL && e.MAIL_FROM ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM } : undefined,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     dataDir: e.DATA_DIR,
   };

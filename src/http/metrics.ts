@@ -110,7 +110,7 @@ function sweepGauges(registry: Registry, deps: Deps) {
 function retentionGauges(registry: Registry, deps: Deps) {
   new Gauge({
     name: 'gateway_retention_removed',
-    help: 'Rows the last retention run removed or blanked, by kind (sms_bodies, webhook_bodies, sessions, login_attempts, set_password_tokens, jobs)',
+    help: 'Rows the last retention run removed or blanked, by kind (sms_bodies, webhook_bodies, sessions, login_attempts, set_password_tokens, jobs, chat_prompts)',
     labelNames: ['kind'],
     registers: [registry],
     async collect() {

@@ -16,6 +16,7 @@ export const jobPayloads = {
   'payment-sweep': z.looseObject({}),
   'device-health': z.looseObject({}),
   'prune-idempotency-keys': z.looseObject({}),
+  retention: z.looseObject({}),
   /** Chat notifications (src/domain/chat/): an event told to the linked chats, one message to one chat, the daily summary. */
   'chat-notify': z.object({ eventId: z.uuid().optional(), deviceEventId: z.uuid().optional() }),
   'chat-send': z.object({
@@ -26,7 +27,6 @@ export const jobPayloads = {
     slotReserved: z.boolean().optional(),
   }),
   'chat-daily-summary': z.looseObject({}),
-  retention: z.looseObject({}),
   /** A password-reset mail: the user and the link, sealed with the service's secret key. */
   'send-password-reset': z.object({ userId: z.uuid(), sealedUrl: z.string() }),
 } as const;

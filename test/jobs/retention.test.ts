@@ -9,7 +9,7 @@ import { mellatDeposit } from '../support/sms.js';
 // depends on never does, and the run says what it removed (log, /metrics).
 
 const DAY = 86_400_000;
-const periods = { foreignSmsDays: 7, webhookBodyDays: 90, sessionDays: 30, jobDays: 7 };
+const periods = { foreignSmsDays: 7, webhookBodyDays: 90, sessionDays: 30, jobDays: 7, chatDays: 90 };
 
 describe('retention', () => {
   let app: TestApp;
@@ -86,11 +86,11 @@ describe('retention', () => {
         )
       ).rows[0]!.t;
     const before = await snapshot();
-    await runRetention(app.deps.pool, { foreignSmsDays: 1, webhookBodyDays: 1, sessionDays: 1, jobDays: 1 }, app.deps.log);
+    await runRetention(app.deps.pool, { foreignSmsDays: 1, webhookBodyDays: 1, sessionDays: 1, jobDays: 1, chatDays: 1 }, app.deps.log);
     expect(await snapshot()).toBe(before);
   });
 
-  it('empties old webhook answers but keeps the attempt; deletes old sessions, sign-in attempts, used set-password links and finished jobs', async () => {
+  it('empties old webhook answers but keeps the attempt; deletes old sessions, sign-in attempts, used set-password links, finished jobs and chat prompts', async () => {
     const endpoint = (
       await db.query<{ id: string }>(`INSERT INTO webhook_endpoints (project_id, url, secret_ciphertext) VALUES ($1, 'https://shop.example.com/hook', 'x') RETURNING id`, [shop.projectId])
     ).rows[0]!.id;
@@ -116,8 +116,19 @@ describe('retention', () => {
       `INSERT INTO pgboss.job (name, state, completed_on) VALUES ('retention', 'completed', now() - interval '8 days'), ('retention', 'failed', now() - interval '9 days'), ('retention', 'completed', now() - interval '1 day')`,
     );
 
+    const link = (
+      await db.query<{ id: string }>(`INSERT INTO chat_links (user_id, platform, chat_id, chat_title, events) VALUES ($1, 'TELEGRAM', 42, 'shop', '{}') RETURNING id`, [user])
+    ).rows[0]!.id;
+    const prompts = await db.query<{ id: string }>(
+      `INSERT INTO chat_prompts (link_id, subject_type, subject_id, text, created_at) VALUES ($1, 'bank_message', gen_random_uuid(), 'واریز ۱۵۰٬۰۰۰ تومان', now() - interval '91 days'), ($1, 'bank_message', gen_random_uuid(), 'واریز ۲۰۰٬۰۰۰ تومان', now()) RETURNING id`,
+      [link],
+    );
+    await db.query(`INSERT INTO chat_buttons (token, prompt_id, action, label) VALUES ($1, $2, 'dismiss', 'رد')`, [randomUUID(), prompts.rows[0]!.id]);
+
     const removed = await runRetention(app.deps.pool, periods, app.deps.log);
-    expect(removed).toMatchObject({ webhookBodies: 1, sessions: 1, loginAttempts: 1, setPasswordTokens: 1, jobs: 2 });
+    expect(removed).toMatchObject({ webhookBodies: 1, sessions: 1, loginAttempts: 1, setPasswordTokens: 1, jobs: 2, chatPrompts: 1 });
+    expect((await db.query('SELECT count(*)::int AS n FROM chat_prompts WHERE link_id = $1', [link])).rows[0].n).toBe(1);
+    expect((await db.query('SELECT count(*)::int AS n FROM chat_buttons WHERE prompt_id = $1', [prompts.rows[0]!.id])).rows[0].n).toBe(0);
     const attempts = (await db.query('SELECT attempt_number, response_status, response_excerpt FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_number', [delivery])).rows;
     expect(attempts).toEqual([
       { attempt_number: 1, response_status: 500, response_excerpt: null },
@@ -127,7 +138,7 @@ describe('retention', () => {
     expect((await db.query('SELECT count(*)::int AS n FROM set_password_tokens WHERE user_id = $1', [user])).rows[0].n).toBe(1);
 
     // Idempotent: a second run finds nothing left, and /metrics reports the last run.
-    expect(await runRetention(app.deps.pool, periods, app.deps.log)).toEqual({ smsBodies: 0, webhookBodies: 0, sessions: 0, loginAttempts: 0, setPasswordTokens: 0, jobs: 0 });
+    expect(await runRetention(app.deps.pool, periods, app.deps.log)).toEqual({ smsBodies: 0, webhookBodies: 0, sessions: 0, loginAttempts: 0, setPasswordTokens: 0, jobs: 0, chatPrompts: 0 });
     const scrape = (await request(app.baseUrl, 'GET', '/metrics')).text;
     expect(scrape).toMatch(/^gateway_retention_removed\{kind="sms_bodies"\} 0$/m);
     expect(scrape).toMatch(/^gateway_retention_last_run_timestamp_seconds \d+/m);

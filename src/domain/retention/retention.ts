@@ -5,6 +5,7 @@ import { isSomeBanksSender } from '../sms/senders.js';
 import {
   blankMessages,
   deleteFinishedJobs,
+  deleteOldChatPrompts,
   deleteOldLoginAttempts,
   deleteOldSessions,
   deleteUsedSetPasswordTokens,
@@ -35,6 +36,7 @@ export type Removed = {
   loginAttempts: number;
   setPasswordTokens: number;
   jobs: number;
+  chatPrompts: number;
 };
 
 /**
@@ -73,6 +75,7 @@ export async function runRetention(pool: pg.Pool, periods: RetentionPeriods, log
     loginAttempts: await untilDone(() => deleteOldLoginAttempts(pool, periods.sessionDays)),
     setPasswordTokens: await untilDone(() => deleteUsedSetPasswordTokens(pool, periods.sessionDays)),
     jobs: await untilDone(() => deleteFinishedJobs(pool, periods.jobDays)),
+    chatPrompts: await untilDone(() => deleteOldChatPrompts(pool, periods.chatDays)),
   };
   await recordRun(pool, removed);
   log.info({ removed, periods }, 'retention: removed what is past its period');

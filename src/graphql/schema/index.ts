@@ -18,7 +18,7 @@ import './reports.js';
 import './webhook-events.js';
 import './bank-line.js';
 import './credit-topup.js';
-import './chat.js';
 import './password-reset.js';
+import './chat.js';
 
 export const schema: GraphQLSchema = lexicographicSortSchema(builder.toSchema());

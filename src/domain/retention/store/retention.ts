@@ -97,6 +97,19 @@ export async function deleteFinishedJobs(pool: pg.Pool, days: number): Promise<n
   return res.rowCount ?? 0;
 }
 
+/**
+ * Chat notifications that carried buttons (their text: amounts, order ids) older than `days`, with
+ * their buttons; a press of one answers that the button is no longer valid. The decisions they led
+ * to are in the audit log.
+ */
+export async function deleteOldChatPrompts(pool: pg.Pool, days: number): Promise<number> {
+  const res = await pool.query(
+    `DELETE FROM chat_prompts WHERE id IN (SELECT id FROM chat_prompts WHERE created_at < now() - make_interval(days => $1) LIMIT ${RETENTION_BATCH})`,
+    [days],
+  );
+  return res.rowCount ?? 0;
+}
+
 export async function recordRun(pool: pg.Pool, removed: object): Promise<void> {
   await pool.query('INSERT INTO retention_runs (removed) VALUES ($1)', [JSON.stringify(removed)]);
 }
