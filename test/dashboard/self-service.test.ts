@@ -2,13 +2,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPaymentRest, gqlOk, makeMerchant, makeShop, request, startTestApp, type TestApp } from '../support/harness.js';
 import { launchChromium } from '../support/browser.js';
+import { operatorActor } from '../../src/domain/auth/actor.js';
+import { setTopUpProject } from '../../src/domain/credit/topups.js';
 import { axeViolations, expectNoHorizontalScroll, inviteOwner, openLoaded, requireBuiltDashboard, setPasswordByLink, signInWithForm, watchCsp } from './support.js';
 
 /**
  * The merchant runs the shop alone, on a phone (360×740): the bottom bar and its "more" sheet, a
  * phone and a card added from the dashboard (inputs named as the GraphQL input fields), a project's
  * settings with the API's refusal in Persian under its field, live and test apart in lists, counts,
- * badge and totals, the overview's chart, the credit and password-reset fallbacks. One browser, one
+ * badge and totals, the overview's chart, the credit and password-reset fallbacks, a credit top-up. One browser, one
  * session, pages visited in turn.
  */
 const PASSWORD = 'a-long-dashboard-password';
@@ -203,6 +205,35 @@ describe('the merchant’s own dashboard on a phone', () => {
     // Credit: without a top-up project, the page says to ask the operator.
     await openLoaded(page, app, '/dashboard/credit');
     await page.locator('#topup-unavailable').waitFor();
+    await checkPage(problems);
+    expect(problems).toEqual({});
+  });
+
+  it('buys fee credit through the gateway once the operator names a top-up project: credited once its payment is confirmed', { timeout: 60_000 }, async () => {
+    // The operator's own merchant takes top-ups on a sandbox project (simulated deposits confirm them).
+    const operatorShop = await makeShop(app, { settings: { name: 'اعتبار درگاه' } });
+    await setTopUpProject(app.deps, operatorActor, operatorShop.projectId);
+    const credit = async () => (await gqlOk(app.baseUrl, `{ viewer { merchant { credit { balance } } } }`, {}, merchantKey)).viewer.merchant.credit.balance as string;
+    const before = BigInt(await credit());
+    await openLoaded(page, app, '/dashboard/credit');
+    const form = page.locator('#topup-form');
+    await form.locator('input[name="amount"]').fill('۵۰٬۰۰۰');
+    await form.getByRole('button', { name: 'خرید اعتبار' }).click();
+    const created = page.locator('#topup-created');
+    await created.waitFor();
+    const checkout = await created.getByRole('link', { name: 'رفتن به صفحهٔ پرداخت' }).getAttribute('href');
+    expect(checkout).toContain('/pay/');
+    const row = page.locator('[data-topup-payment-id]').first();
+    await row.waitFor();
+    expect(await row.getAttribute('data-credited')).toBe('false');
+    const paymentId = await row.getAttribute('data-topup-payment-id');
+    // Paid: a simulated deposit on the operator's sandbox top-up project confirms it.
+    const paid = await request(app.baseUrl, 'POST', '/v1/sandbox/deposits', { token: operatorShop.apiKey, body: { paymentId, outcome: 'match' } });
+    expect(paid.status, paid.text).toBe(200);
+    await expect.poll(async () => BigInt(await credit()) - before).toBe(500_000n);
+    await openLoaded(page, app, '/dashboard/credit');
+    await expect.poll(() => page.locator(`[data-topup-payment-id="${paymentId}"]`).getAttribute('data-credited')).toBe('true');
+    const problems: Record<string, string[]> = {};
     await checkPage(problems);
     expect(problems).toEqual({});
     expect(cspErrors).toEqual([]);
