@@ -78,7 +78,7 @@ async function latinOutsideData(p: Page): Promise<string[]> {
   });
 }
 
-const PAGES = ['', '/payments', '/review', '/devices', '/devices/new', '/cards', '/cards/new', '/webhooks', '/links', '/projects', '/credit', '/users', '/security', '/audit', '/exports'];
+const PAGES = ['', '/payments', '/review', '/devices', '/devices/new', '/cards', '/cards/new', '/webhooks', '/links', '/projects', '/credit', '/users', '/security', '/chat', '/audit', '/exports'];
 const NEW_PAGES = new Set(['', '/devices/new', '/cards/new', '/projects']);
 
 describe('every page of the demo, live and test, speaks Persian at 360×740', () => {

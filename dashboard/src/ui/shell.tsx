@@ -20,6 +20,7 @@ const NAV: [path: string, text: string][] = [
   ['/credit', 'اعتبار و کارمزد'],
   ['/users', 'کاربران'],
   ['/security', 'ورود دومرحله‌ای'],
+  ['/chat', 'تلگرام و بله'],
   ['/audit', 'گزارش تغییرات'],
   ['/exports', 'خروجی‌ها'],
 ];
