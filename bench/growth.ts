@@ -1,12 +1,12 @@
 /**
- * `npm run bench -- growth` (issue 40, CONTRACT.md "Operations", Growth): the hot paths on a
+ * `npm run bench -- growth` (issue 40; docs/operations.md "Scale path past one primary", docs/BENCHMARKS.md "Growth"): the hot paths on a
  * database holding a year of a merchant base, side by side with the same on an empty one.
  *
  * One PostgreSQL server, two databases: the benchmark's shops are seeded through the API into the
  * first (empty: the shops, 200 payments of the read shop), which is then copied (CREATE DATABASE …
  * TEMPLATE) to the second and filled there by bench/growth/fill.ts, generated inside PostgreSQL
  * (GROWTH_SCALE, default 0.01: 100,000 payments, 200,000 bank messages, ~98,000 webhook attempts;
- * 1 is the contract's 10 M / 20 M / 10 M). The fill is then checked: every foreign key, and the money
+ * 1 is a busy year: 10 M / 20 M / 10 M). The fill is then checked: every foreign key, and the money
  * invariants of test/support/sim/invariants.ts (GROWTH_CHECK=0 skips them, for scale 1). Both
  * databases are vacuumed and analyzed (as autovacuum leaves a table that stopped growing). One
  * service process (`npm start`'s bundle, role all) runs on each; every scenario runs on both in

@@ -18,7 +18,7 @@ describe('operations endpoints', () => {
       '/device/hooks/{secret}', '/device/hooks/{secret}/batch', '/device/hooks/{secret}/heartbeat', '/device/messages', '/device/messages/batch',
       '/exports/bank-messages', '/exports/ledger', '/exports/payments',
       '/links/{slug}', '/links/{slug}/payments', '/payments', '/payments/{id}', '/payments/{id}/refunds', '/payments/{id}/reject', '/payments/{id}/verify',
-      '/sandbox/deposits', '/session', '/session/password',
+      '/sandbox/deposits', '/session', '/session/password', '/session/reset',
     ]);
     const create = res.body.paths['/payments'].post.requestBody.content['application/json'].schema;
     expect(create.properties.description).toEqual({ anyOf: [{ type: 'string', maxLength: 300 }, { type: 'null' }] });

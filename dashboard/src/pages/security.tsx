@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, type CombinedError } from 'urql';
-import { toString as qrSvg } from 'qrcode';
 import { errorCode, errorText } from '../errors.js';
 import { graphql } from '../graphql.js';
 import { faDigits } from '../format.js';
 import { useTitle } from '../router.js';
 import { appCode, CODE_PATTERN, mustSetUp, TwoFactorState, useReportTwoFactor } from '../two-factor.js';
 import { CopyButton, Empty, ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
+import { QrCode } from '../ui/qr.js';
 
 const EnableTotp = graphql(`
   mutation DashboardEnableTotp {
@@ -56,22 +56,6 @@ function grouped(secret: string): string {
   return (secret.match(/.{1,4}/g) ?? []).join(' ');
 }
 
-/** The otpauth:// URL as an SVG QR code (the qrcode library), shown as an image: the CSP allows data: images. */
-function QrCode({ url }: { url: string }) {
-  const [src, setSrc] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    qrSvg(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
-      .then((svg) => live && setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`))
-      .catch(() => live && setSrc(null));
-    return () => {
-      live = false;
-    };
-  }, [url]);
-  if (!src) return <Loading />;
-  return <img className="qr" id="totp-qr" src={src} width={200} height={200} alt="کد کیوآر راه‌اندازی ورود دومرحله‌ای؛ آن را با برنامهٔ رمزساز گوشی اسکن کنید" />;
-}
-
 /** The app's code (a numeric keypad on phones); `recovery` takes a recovery code too (letters, a dash). */
 function CodeField({ id, label, recovery = false }: { id: string; label: string; recovery?: boolean }) {
   return (
@@ -119,7 +103,7 @@ function SetUp({ onConfirmed }: { onConfirmed: (codes: string[]) => void }) {
             برنامهٔ رمزساز (مانند <bdi translate="no">Google Authenticator</bdi>، <bdi translate="no">Microsoft Authenticator</bdi> یا <bdi translate="no">FreeOTP</bdi>) را روی گوشی باز
             کنید و این کد کیوآر را اسکن کنید.
           </p>
-          <QrCode url={pending.otpauthUrl} />
+          <QrCode value={pending.otpauthUrl} id="totp-qr" alt="کد کیوآر راه‌اندازی ورود دومرحله‌ای؛ آن را با برنامهٔ رمزساز گوشی اسکن کنید" />
         </li>
         <li>
           <p>اگر اسکن نشد، این کلید را در برنامه دستی وارد کنید (نوع «بر پایهٔ زمان»):</p>
