@@ -139,10 +139,13 @@ export async function openLoaded(page: Page, app: TestApp, pathname: string): Pr
  */
 export async function openSection(page: Page, name: string): Promise<void> {
   const more = page.locator('#more-button');
+  const side = page.getByRole('navigation', { name: 'بخش‌های داشبورد' });
+  // Which one the page shows is known once its shell is drawn (right after a sign-in it may not be yet).
+  await expect.poll(async () => (await more.isVisible()) || (await side.isVisible())).toBe(true);
   if (await more.isVisible()) {
     await more.click();
     await page.getByRole('dialog', { name: 'همهٔ بخش‌ها' }).getByRole('link', { name, exact: true }).click();
   } else {
-    await page.getByRole('navigation', { name: 'بخش‌های داشبورد' }).getByRole('link', { name, exact: true }).click();
+    await side.getByRole('link', { name, exact: true }).click();
   }
 }
