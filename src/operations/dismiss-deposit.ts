@@ -10,7 +10,8 @@ const input = z.object({ note: noteSchema });
 
 /**
  * The merchant's decision that a message needs nothing more (no payment to confirm for it): it
- * becomes `dismissed`, and the payments it flagged for review are released.
+ * becomes `dismissed`, the payments it flagged for review are released, and a balance gap it ended
+ * is dismissed with it (audited on the gap too).
  */
 export const dismissDeposit: Operation<z.output<typeof input>, BankMessage, BankMessage> = {
   name: 'dismiss a deposit',
@@ -22,7 +23,7 @@ export const dismissDeposit: Operation<z.output<typeof input>, BankMessage, Bank
   async write(tx, message, { note }, deps) {
     const dismissed = await markDismissed(tx, message.id, note ?? null);
     await releaseReviewFlags(tx, message);
-    await syncGapsOfMessage(tx, deps.jobs, message);
+    const gaps = await syncGapsOfMessage(tx, deps.jobs, message, 'dismissed');
     return {
       result: dismissed,
       audit: [
@@ -35,6 +36,7 @@ export const dismissDeposit: Operation<z.output<typeof input>, BankMessage, Bank
           note: note ?? null,
           changes: { status: { from: message.status, to: 'dismissed' } },
         },
+        ...gaps,
       ],
     };
   },

@@ -184,6 +184,33 @@ describe.concurrent('resolving a gap', () => {
     expect(gap).toMatchObject({ status: 'dismissed', resolvedPaymentId: null });
     expect(await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: held.body.id } })).toMatchObject({ trusted: false, status: 'dismissed' });
     expect(await payment(s.lost.id)).toMatchObject({ status: 'pending' });
+    // The gap's own history says who ended it and why, beside the message's event.
+    const events = await app.deps.prisma.auditEvent.findMany({ where: { subjectId: { in: [gap!.id, held.body.id] } }, orderBy: { at: 'asc' } });
+    expect(events.map((e) => [e.subjectId, e.action])).toEqual([
+      [held.body.id, 'bank_message.dismissed'],
+      [gap!.id, 'balance_gap.dismissed'],
+    ]);
+    expect(events[1]).toMatchObject({ actorKind: 'merchant_key', projectId: s.shop.projectId, note: `Its message ${held.body.id} was dismissed by the merchant.` });
+  });
+
+  it('refunding the held message (money that was no payment’s) dismisses its gap at once, audited on the gap', async () => {
+    const s = await lostDeposit(491_000);
+    const held = await send(s.shop.deviceToken!, s.nextSms);
+    expect(held.body.status).toBe('needs_review');
+    const refunded = await gqlOk(
+      app.baseUrl,
+      `mutation($id: ID!) { refundBankMessage(messageId: $id, input: { destinationCard: "6037991234567893", note: "sent back to the payer" }) { amount } }`,
+      { id: held.body.id },
+      s.shop.merchantKey,
+    );
+    expect(BigInt(refunded.refundBankMessage.amount)).toBe(BigInt(s.next.amountFinal));
+    expect(await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: held.body.id } })).toMatchObject({ status: 'refunded' });
+    const [gap] = await gapsOf(s.shop.cardId);
+    expect(gap).toMatchObject({ status: 'dismissed', resolvedPaymentId: null });
+    const events = await app.deps.prisma.auditEvent.findMany({ where: { subjectId: gap!.id } });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ action: 'balance_gap.dismissed', note: `Its message ${held.body.id} was refunded by the merchant.` });
+    expect(await payment(s.lost.id)).toMatchObject({ status: 'pending' });
   });
 
   it('a viewer is refused; another merchant’s gap is not found', async () => {

@@ -9,7 +9,7 @@ import { matchDeposit } from '../matching/match-deposit.js';
 import { TRANSITIONS } from '../payments/state-machine.js';
 import { uuidSchema } from '../validation.js';
 import { trustFollowers } from './followers.js';
-import { syncBalanceGaps } from './gap-sync.js';
+import { gapDismissedWithMessage, syncBalanceGaps } from './gap-sync.js';
 import { settle } from './messages.js';
 import { lockCardChain, trustMessage } from './store/evidence.js';
 import { lockGapRow } from './store/gaps.js';
@@ -94,10 +94,13 @@ export async function advanceChainPast(tx: Tx, jobs: JobQueue, gap: BalanceGap, 
   await syncBalanceGaps(tx, jobs, card);
 }
 
-/** After the merchant dismissed a held message: its card's gaps follow at once (a gap it ended is dismissed with it). */
-export async function syncGapsOfMessage(tx: Tx, jobs: JobQueue, message: { cardId: string | null }): Promise<void> {
-  if (!message.cardId) return;
+/**
+ * After the merchant dismissed or refunded a held message: its card's gaps follow at once (a gap it
+ * ended is dismissed with it); answers those gaps' audit events, for the decision's own.
+ */
+export async function syncGapsOfMessage(tx: Tx, jobs: JobQueue, message: { cardId: string | null }, status: 'dismissed' | 'refunded') {
+  if (!message.cardId) return [];
   await lockCardChain(tx, message.cardId);
   const card = await tx.card.findUniqueOrThrow({ where: { id: message.cardId }, select: { id: true, projectId: true, merchantId: true } });
-  await syncBalanceGaps(tx, jobs, card);
+  return (await syncBalanceGaps(tx, jobs, card)).map((gap) => gapDismissedWithMessage(gap, status));
 }

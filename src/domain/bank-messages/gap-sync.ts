@@ -13,12 +13,14 @@ import { closeExplained, dismissWithMessage, dropGap, explainingMessage, gapCand
  * decision that moves its chain. A gap is recorded once (one per place in the chain: re-sends and
  * copies find it taken); a gap whose end a late SMS explained closes by itself; a gap's end found
  * earlier in the bank's order, or its start found later, moves the gap rather than making another.
- * Resolved and dismissed gaps are the merchant's and never change here.
+ * Resolved and dismissed gaps are the merchant's and never change here. Answers the gaps it
+ * dismissed because the merchant dismissed or refunded their end message: the caller audits them.
  */
-export async function syncBalanceGaps(tx: Tx, jobs: JobQueue, card: { id: string; projectId: string; merchantId: string }): Promise<void> {
+export async function syncBalanceGaps(tx: Tx, jobs: JobQueue, card: { id: string; projectId: string; merchantId: string }): Promise<DismissedGap[]> {
   const held = await heldMessagesOf(tx, card.id);
   const open = await lockOpenGaps(tx, card.id);
-  if (held.length === 0 && open.length === 0) return;
+  const dismissed: DismissedGap[] = [];
+  if (held.length === 0 && open.length === 0) return dismissed;
 
   const wanted = new Map<string, GapPlace>();
   for (const end of gapEnds(held)) {
@@ -41,7 +43,7 @@ export async function syncBalanceGaps(tx: Tx, jobs: JobQueue, card: { id: string
     }
     if (!heldIds.has(gap.toMessageId)) {
       // The merchant dismissed the message itself (not genuine, or nothing to decide): its gap goes with it.
-      await dismissWithMessage(tx, gap);
+      if (await dismissWithMessage(tx, gap)) dismissed.push({ id: gap.id, projectId: card.projectId, merchantId: card.merchantId, toMessageId: gap.toMessageId });
       continue;
     }
     // Its end now waits behind an earlier held message: the gap is that one's, from the same start.
@@ -53,6 +55,26 @@ export async function syncBalanceGaps(tx: Tx, jobs: JobQueue, card: { id: string
     const id = await insertGap(tx, card, place);
     if (id) await recordGapEvent(tx, jobs, id);
   }
+  return dismissed;
+}
+
+/** A gap dismissed with its end message (the merchant dismissed or refunded that message). */
+export type DismissedGap = { id: string; projectId: string; merchantId: string; toMessageId: string };
+
+/**
+ * The audit event of a gap dismissed with its end message, in the decision's transaction: the gap's
+ * own history says who ended it and why, beside the message's event.
+ */
+export function gapDismissedWithMessage(gap: DismissedGap, messageStatus: 'dismissed' | 'refunded') {
+  return {
+    action: 'balance_gap.dismissed' as const,
+    subjectType: 'balance_gap' as const,
+    subjectId: gap.id,
+    projectId: gap.projectId,
+    merchantId: gap.merchantId,
+    note: `Its message ${gap.toMessageId} was ${messageStatus} by the merchant.`,
+    changes: { status: { from: 'open', to: 'dismissed' } },
+  };
 }
 
 /** Where a held message ends a gap: from the chain's head before it; null when it has no reference or follows it. */

@@ -85,12 +85,13 @@ export function closeExplained(tx: Tx, gapId: string, messageId: string) {
   });
 }
 
-/** Dismisses an open gap whose end message the merchant dismissed (or refunded). */
-export function dismissWithMessage(tx: Tx, gap: Pick<BalanceGap, 'id' | 'toMessageId'>) {
-  return tx.balanceGap.updateMany({
+/** Dismisses an open gap whose end message the merchant dismissed (or refunded); whether it did. */
+export async function dismissWithMessage(tx: Tx, gap: Pick<BalanceGap, 'id' | 'toMessageId'>): Promise<boolean> {
+  const { count } = await tx.balanceGap.updateMany({
     where: { id: gap.id, status: 'open', toMessage: { status: { in: ['dismissed', 'refunded'] } } },
-    data: { status: 'dismissed', resolvedAt: new Date(), decisionNote: 'Its message was dismissed by the merchant.' },
+    data: { status: 'dismissed', resolvedAt: new Date(), decisionNote: 'Its message was dismissed or refunded by the merchant.' },
   });
+  return count > 0;
 }
 
 /** A gap that is no gap any more (its end waits behind another gap's end): never decided, so nothing rests on it. */
