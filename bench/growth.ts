@@ -14,10 +14,12 @@
  * alternating too: the ratio filled ÷ empty per round, target ≥ 0.8. Then the hot statements, each
  * under EXPLAIN (ANALYZE, BUFFERS) on both databases, the sizes of the filled database's tables and
  * indexes, and the fill's time and disk. BENCH_ONLY=<text>[|<text>…] runs only the scenarios whose name holds one of them.
+ * `--with-expiry`: the same after the scenarios, on the same fill (scale 1 is too long to fill twice).
  * `--expiry`: instead, the expiry deadline (bench/expiry-lateness.ts's 1,000 payments due in one
  * second) on the empty and the filled database, one worker process each, in turn.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -46,6 +48,7 @@ const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 async function main() {
   const expiryMode = process.argv.includes('--expiry');
+  const withExpiry = process.argv.includes('--with-expiry');
   const setup = await startBench();
   const children: ChildProcess[] = [];
   try {
@@ -92,32 +95,8 @@ async function main() {
     if (expiryMode) {
       await fillQueue(filledUrl, SCALE, log);
       for (const url of [emptyUrl, filledUrl]) await vacuum(url);
-      const rows: string[] = [];
-      // GROWTH_EXPIRY_AB=<another bundle>: each database with that build's worker too, alternated with this one's.
-      const builds = ['dist/main.mjs', ...(process.env.GROWTH_EXPIRY_AB ? [process.env.GROWTH_EXPIRY_AB] : [])];
-      // Alternated: empty, filled, filled, empty (BENCH_ROUNDS pairs).
-      for (let round = 0; round < ROUNDS; round++) {
-        const sides = round % 2 === 0 ? [['empty', emptyUrl], ['filled', filledUrl]] : [['filled', filledUrl], ['empty', emptyUrl]];
-        const entries = round % 2 === 0 ? builds : [...builds].reverse();
-        for (const [side, url] of sides) for (const entry of entries) {
-          const r = await expiryLateness(url!, expiryShop, log, entry);
-          const row = `| ${side} | ${entry} | ${round + 1} | ${r.count} | ${r.expired} | ${r.p50} | ${r.p99} | ${r.max} |`;
-          log(row);
-          rows.push(row);
-        }
-      }
-      console.log(
-        [
-          `### growth --expiry (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC), scale ${SCALE}`,
-          '',
-          `- ${machine(setup.dbLabel)}; one worker process per run (default EXPIRY_CONCURRENCY)`,
-          '',
-          '| database | worker bundle | round | payments | expired | lateness p50 s | p99 s | max s |',
-          '|---|---|---:|---:|---:|---:|---:|---:|',
-          ...rows,
-        ].join('\n'),
-      );
       await admin.end();
+      console.log((await expiryRounds(emptyUrl, filledUrl, expiryShop, setup.dbLabel)).join('\n'));
       return;
     }
 
@@ -193,6 +172,8 @@ async function main() {
     for (const c of children.splice(0)) await stopProcess(c);
 
     const explains = await explainAll({ emptyUrl, filledUrl, readsProjectId: reads.projectId, paymentId: payment!.id, token: payment!.token });
+    // --with-expiry: the expiry deadline on the same two databases (a scale-1 fill is too long to make twice).
+    const expiryReport = withExpiry ? ['', ...(await expiryRounds(emptyUrl, filledUrl, expiryShop, setup.dbLabel))] : [];
     const size = (name: string) => Number(sizes.rows.find((r) => r.datname === name)?.bytes ?? 0);
     const report = [
       `### growth (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC), scale ${SCALE}`,
@@ -210,6 +191,7 @@ async function main() {
       ...tables.map((t) => `| ${t.name} | ${t.rows} | ${mb(t.table)} | ${mb(t.indexes)} |`),
       '',
       ...explains,
+      ...expiryReport,
     ];
     console.log(`\n${report.join('\n')}`);
   } finally {
@@ -275,6 +257,35 @@ async function tableSizes(url: string) {
   } finally {
     await db.end();
   }
+}
+
+/**
+ * The expiry deadline (bench/growth/expiry.ts) on both databases, one worker process per run,
+ * BENCH_ROUNDS rounds alternated (empty, filled, then filled, empty). GROWTH_EXPIRY_AB=<another
+ * bundle>: each database with that build's worker too, alternated with this one's.
+ */
+async function expiryRounds(emptyUrl: string, filledUrl: string, expiryShop: { projectId: string }, dbLabel: string): Promise<string[]> {
+  const rows: string[] = [];
+  const builds = ['dist/main.mjs', ...(process.env.GROWTH_EXPIRY_AB ? [process.env.GROWTH_EXPIRY_AB] : [])];
+  for (let round = 0; round < ROUNDS; round++) {
+    const sides = round % 2 === 0 ? [['empty', emptyUrl], ['filled', filledUrl]] : [['filled', filledUrl], ['empty', emptyUrl]];
+    const entries = round % 2 === 0 ? builds : [...builds].reverse();
+    for (const [side, url] of sides) for (const entry of entries) {
+      const r = await expiryLateness(url!, expiryShop, log, entry);
+      const row = `| ${side} | ${entry} | ${round + 1} | ${r.count} | ${r.expired} | ${r.p50} | ${r.p99} | ${r.max} | ${os.loadavg()[0]!.toFixed(1)} |`;
+      log(row);
+      rows.push(row);
+    }
+  }
+  return [
+    `### growth expiry (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC), scale ${SCALE}`,
+    '',
+    `- ${machine(dbLabel)}; one worker process per run (default EXPIRY_CONCURRENCY)`,
+    '',
+    '| database | worker bundle | round | payments | expired | lateness p50 s | p99 s | max s | load (1 min) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ];
 }
 
 await main();

@@ -105,10 +105,13 @@ export async function startBench(env: Record<string, string> = {}): Promise<Benc
     cleanups.push(() => rm(tempDir, { recursive: true, force: true }));
     // BENCH_FSYNC=off compares against a database that never waits for the disk.
     const fast = process.env.BENCH_FSYNC === 'off';
-    const server = await startEmbeddedPostgres({ dir: path.join(tempDir, 'pg'), port: await freePort(), fast });
+    // BENCH_PG_SETTINGS=name=value,…: server settings past the defaults (a filled database of tens of GB wants shared_buffers, max_wal_size).
+    const settings = (process.env.BENCH_PG_SETTINGS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const server = await startEmbeddedPostgres({ dir: path.join(tempDir, 'pg'), port: await freePort(), fast, settings });
     cleanups.push(() => server.stop());
     databaseUrl = await ensureDatabase(server.serverUrl, 'gateway_bench');
     dbLabel = fast ? 'embedded PostgreSQL, fsync and synchronous_commit off' : 'embedded PostgreSQL, fsync and synchronous_commit on';
+    if (settings.length) dbLabel += ` (${settings.join(', ')})`;
   }
   await migrate(databaseUrl);
   const config = loadConfig(benchEnv(databaseUrl, env));

@@ -18,6 +18,8 @@ type Options = {
   port: number;
   /** Turns off durability for throwaway test clusters. */
   fast?: boolean;
+  /** More server settings (`name=value`), for a benchmark sized past the defaults (bench/support.ts BENCH_PG_SETTINGS). */
+  settings?: readonly string[];
   onLog?: (line: string) => void;
 };
 
@@ -98,6 +100,7 @@ async function spawnPostgres(opts: Options, dir: string): Promise<() => Promise<
     '-c', 'unix_socket_directories=',
     '-c', 'max_connections=300',
     ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ...(opts.settings ?? []).flatMap((setting) => ['-c', setting]),
   ];
   const child = spawn(postgres, ['-D', dir, '-p', String(opts.port), ...flags], {
     ...postgresUser(),
