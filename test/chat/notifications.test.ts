@@ -262,6 +262,34 @@ describe('buttons', () => {
     expect(await app.deps.prisma.auditEvent.count({ where: { subjectId: messageId, action: 'bank_message.attached' } })).toBe(1);
   });
 
+  it('a group linked by a viewer and a staff member is told once, its buttons acting as the staff member; its daily summary once', async () => {
+    const GROUP = -100999;
+    const viewerLink = await linkChat(app, bot, viewer.cookie, { id: GROUP, group: 'Counter' });
+    const staffLink = await linkChat(app, bot, staff.cookie, { id: GROUP, group: 'Counter' });
+    const groupLinks = [viewerLink.link.id, staffLink.link.id];
+    const { paymentId, messageId } = await heldDeposit('ORD-GROUP-1');
+    const msg = await heldMessage(GROUP, 'ORD-GROUP-1');
+    // One notice for the group, through the staff member's link (the stronger role), though the viewer linked it first.
+    const event = await app.deps.prisma.event.findFirstOrThrow({ where: { bankMessageId: messageId, type: 'bank_message.needs_review' } });
+    const notices = await app.deps.prisma.chatNotice.findMany({ where: { sourceId: event.id, linkId: { in: groupLinks } } });
+    expect(notices.map((n) => n.linkId)).toEqual([staffLink.link.id]);
+    const pressed = bot.press(TG, msg, buttonsOf(msg)[0]!.data);
+    expect((await bot.answer(TG, pressed)).text).toContain('ORD-GROUP-1');
+    expect(await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: paymentId } })).toMatchObject({ status: 'confirmed', confirmationSource: 'manual' });
+    const audit = await app.deps.prisma.auditEvent.findFirstOrThrow({ where: { subjectId: messageId, action: 'bank_message.attached' } });
+    expect(audit).toMatchObject({ via: 'telegram', actorId: staff.userId });
+    const held = await app.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'chat-send' AND data->>'linkId' = ANY($1) AND data->>'promptId' IS NOT NULL AND data->>'text' LIKE '%ORD-GROUP-1%'`, [groupLinks]);
+    expect(held.rows[0].n, 'one message with buttons for the group').toBe(1);
+
+    // The day's summary: one for the group, both links marked as told.
+    await app.deps.prisma.chatLink.updateMany({ where: { id: { in: groupLinks } }, data: { summaryDay: null } });
+    await sendDailySummaries(app.deps, new Date());
+    await messageWith(bot, GROUP, 'خلاصهٔ امروز');
+    const jobs = await app.deps.pool.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'chat-send' AND data->>'linkId' = ANY($1) AND data->>'text' LIKE '%خلاصهٔ امروز%'`, [groupLinks]);
+    expect(jobs.rows[0].n).toBe(1);
+    expect((await app.deps.prisma.chatLink.findMany({ where: { id: { in: groupLinks } } })).map((l) => l.summaryDay)).toEqual([expect.any(String), expect.any(String)]);
+  });
+
   it('a double press at once decides once; a dismiss from the dashboard makes the chat’s button say so', async () => {
     const { messageId } = await heldDeposit('ORD-TWICE');
     const msg = await heldMessage(OWNER_CHAT, 'ORD-TWICE');

@@ -9,7 +9,8 @@ import { merchantDay } from './store/links.js';
  * The day's summary (23:00 Tehran) to every chat that takes `daily.summary`: its merchant's live
  * payments confirmed since the Tehran day began (count and toman), what waits for a decision now,
  * and what is still pending. Once per chat per Jalali day (`chat_links.summary_day`, claimed in the
- * transaction that queues the message), however often the job runs. Returns how many were queued.
+ * transaction that queues the message, for every link of that chat of the merchant: a group linked
+ * by several users is told once), however often the job runs. Returns how many were queued.
  */
 export async function sendDailySummaries(deps: Deps, now: Date): Promise<number> {
   const day = jalaliOfWall(tehranWall(now));
@@ -37,6 +38,11 @@ export async function sendDailySummaries(deps: Deps, now: Date): Promise<number>
     const sent = await deps.prisma.$transaction(async (tx) => {
       const claimed = await tx.chatLink.updateMany({ where: { id: link.id, OR: [{ summaryDay: null }, { summaryDay: { not: key } }] }, data: { summaryDay: key } });
       if (claimed.count === 0) return false;
+      // A group linked by several users of this merchant is told once: its other links count as told.
+      await tx.chatLink.updateMany({
+        where: { platform: link.platform, chatId: link.chatId, user: { merchantId }, OR: [{ summaryDay: null }, { summaryDay: { not: key } }] },
+        data: { summaryDay: key },
+      });
       await queueChatMessage(tx, deps.jobs, { linkId: link.id, text: text! });
       return true;
     });

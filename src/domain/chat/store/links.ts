@@ -1,4 +1,5 @@
 import type { PrismaClient, Tx } from '../../../db/prisma.js';
+import { Prisma } from '../../../generated/prisma/client.js';
 
 type Db = Tx | PrismaClient;
 
@@ -29,12 +30,22 @@ export async function deviceEventHasChats(tx: Db, deviceId: string, type: string
   return row?.any ?? false;
 }
 
-/** The links of the merchant's users that take this event type, oldest first. */
+/**
+ * The links of the merchant's users that take this event type, oldest first, one per chat: a group
+ * linked by several users is told once, through the link of its strongest user (owner, then staff,
+ * then viewer; the oldest link among equals), whose buttons act as that user (docs/notifications.md).
+ */
 export function linksTaking(db: Db, merchantId: string, type: string): Promise<{ id: string }[]> {
   return db.$queryRaw<{ id: string }[]>`
-    SELECT l.id FROM users u JOIN chat_links l ON l.user_id = u.id
-    WHERE u.merchant_id = ${merchantId}::uuid AND ${type} = ANY (l.events) ORDER BY l.created_at, l.id`;
+    SELECT id FROM (
+      SELECT DISTINCT ON (l.platform, l.chat_id) l.id, l.created_at FROM users u JOIN chat_links l ON l.user_id = u.id
+      WHERE u.merchant_id = ${merchantId}::uuid AND ${type} = ANY (l.events)
+      ORDER BY l.platform, l.chat_id, ${ROLE_RANK}, l.created_at, l.id) one_per_chat
+    ORDER BY created_at, id`;
 }
+
+/** The order in which a chat's links speak for it: the strongest role first. */
+const ROLE_RANK = Prisma.sql`CASE u.role WHEN 'owner' THEN 0 WHEN 'staff' THEN 1 ELSE 2 END`;
 
 export type MerchantDay = { confirmed_count: bigint; confirmed_sum: bigint | null; review_payments: bigint; review_messages: bigint; pending: bigint };
 
