@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,7 +107,10 @@ export async function startBench(env: Record<string, string> = {}): Promise<Benc
     const fast = process.env.BENCH_FSYNC === 'off';
     // BENCH_PG_SETTINGS=name=value,…: server settings past the defaults (a filled database of tens of GB wants shared_buffers, max_wal_size).
     const settings = (process.env.BENCH_PG_SETTINGS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-    const server = await startEmbeddedPostgres({ dir: path.join(tempDir, 'pg'), port: await freePort(), fast, settings });
+    // BENCH_PG_LOG=<file>: the server's log (stderr) appended there, e.g. with BENCH_PG_SETTINGS=log_min_duration_statement=30.
+    const logFile = process.env.BENCH_PG_LOG;
+    const onLog = logFile ? (text: string) => appendFileSync(logFile, text) : undefined;
+    const server = await startEmbeddedPostgres({ dir: path.join(tempDir, 'pg'), port: await freePort(), fast, settings, onLog });
     cleanups.push(() => server.stop());
     databaseUrl = await ensureDatabase(server.serverUrl, 'gateway_bench');
     dbLabel = fast ? 'embedded PostgreSQL, fsync and synchronous_commit off' : 'embedded PostgreSQL, fsync and synchronous_commit on';
