@@ -5,7 +5,7 @@ import { parseAmount, latinDigits } from '../format.js';
 import { graphql } from '../graphql.js';
 import { useUnit, Amount } from '../unit.js';
 import { useRole } from '../role.js';
-import { ErrorNote } from './common.js';
+import { AskOnce, ErrorNote } from './common.js';
 import { OrderTitle } from './data.js';
 
 /** The merchant's decisions on a payment or a deposit: each one a mutation, each in the audit log. */
@@ -77,26 +77,6 @@ const RefundMessage = graphql(`
 
 /** What a decision that moves money is about: the amount and the order, shown before it runs. */
 export type MoneyContext = { amount?: string | null; order?: { id: string; orderId?: string | null } | null };
-
-/**
- * The second look before money moves (attach, confirm by hand, refund): the amount and the order
- * once more, then "yes" runs the decision, "cancel" goes back to the form.
- */
-function AskOnce({ question, yes, busy, onYes, onNo }: { question: ReactNode; yes: string; busy: boolean; onYes: () => void; onNo: () => void }) {
-  return (
-    <div className="confirm" role="alertdialog" aria-label="تأیید دوباره" data-confirm-step="">
-      <p>{question}</p>
-      <div className="buttons">
-        <button type="button" disabled={busy} onClick={onYes} data-confirm-yes="">
-          {yes}
-        </button>
-        <button type="button" className="secondary" onClick={onNo}>
-          انصراف
-        </button>
-      </div>
-    </div>
-  );
-}
 
 function Order({ order }: { order: MoneyContext['order'] }) {
   return order ? <OrderTitle payment={order} /> : <>این پرداخت</>;

@@ -1,11 +1,11 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { faNumber } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
 import { usePaymentEvents } from '../live.js';
 import { useRole } from '../role.js';
 import { Amount } from '../unit.js';
-import { DateTime, Empty, ErrorNote, Loading, Section } from './common.js';
+import { AskOnce, DateTime, Empty, ErrorNote, Loading, Section } from './common.js';
 import { OrderTitle } from './data.js';
 
 /**
@@ -90,22 +90,6 @@ const Resolve = graphql(`
 
 type Gap = ResultOf<typeof GapFields>;
 
-function Ask({ question, yes, busy, onYes, onNo }: { question: ReactNode; yes: string; busy: boolean; onYes: () => void; onNo: () => void }) {
-  return (
-    <div className="confirm" role="alertdialog" aria-label="تأیید دوباره" data-confirm-step="">
-      <p>{question}</p>
-      <div className="buttons">
-        <button type="button" disabled={busy} onClick={onYes} data-confirm-yes="">
-          {yes}
-        </button>
-        <button type="button" className="secondary" onClick={onNo}>
-          انصراف
-        </button>
-      </div>
-    </div>
-  );
-}
-
 /** The two decisions on an open gap: give its money to a candidate, or dismiss it with a note. */
 function GapDecision({ gap }: { gap: Gap }) {
   const id = useId();
@@ -151,7 +135,7 @@ function GapDecision({ gap }: { gap: Gap }) {
         </form>
       </details>
       {asking && (
-        <Ask
+        <AskOnce
           question={
             asking.paymentId && chosen ? (
               <>

@@ -122,3 +122,23 @@ export function FieldProblem({ error, name, id }: { error?: CombinedError | unde
     </p>
   ) : null;
 }
+
+/**
+ * The second look before money moves (attach, confirm by hand, refund, a balance gap's decision): the amount and the order
+ * once more, then "yes" runs the decision, "cancel" goes back to the form.
+ */
+export function AskOnce({ question, yes, busy, onYes, onNo }: { question: ReactNode; yes: string; busy: boolean; onYes: () => void; onNo: () => void }) {
+  return (
+    <div className="confirm" role="alertdialog" aria-label="تأیید دوباره" data-confirm-step="">
+      <p>{question}</p>
+      <div className="buttons">
+        <button type="button" disabled={busy} onClick={onYes} data-confirm-yes="">
+          {yes}
+        </button>
+        <button type="button" className="secondary" onClick={onNo}>
+          انصراف
+        </button>
+      </div>
+    </div>
+  );
+}
