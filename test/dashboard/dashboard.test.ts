@@ -316,12 +316,22 @@ describe('the dashboard in a browser', () => {
     }
     expect(problems).toEqual({});
 
-    // The exports page ends on /dashboard/exports: its links download with the session cookie.
-    const csvHref = await page.locator('[data-export="payments-csv"]').getAttribute('href');
-    const csv = await signedIn.request.get(`${app.baseUrl}${csvHref}`);
-    expect(csv.status()).toBe(200);
-    expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
-    expect(await csv.text()).toContain('order-pages');
+    // The exports page ends on /dashboard/exports: its links download with the session cookie,
+    // every project of the side shown by default, and never the other side's payments.
+    const download = async () => {
+      const href = (await page.locator('[data-export="payments-csv"]').getAttribute('href'))!;
+      const csv = await signedIn.request.get(`${app.baseUrl}${href}`);
+      expect(csv.status()).toBe(200);
+      expect(csv.headers()['content-type']).toBe('text/csv; charset=utf-8');
+      return { query: new URL(href, app.baseUrl).searchParams, text: await csv.text() };
+    };
+    const live = await download();
+    expect([live.query.get('mode'), live.query.get('projectId')]).toEqual(['live', null]);
+    expect(live.text, 'the shop is a sandbox project: none of its payments on the live side').not.toContain('order-pages');
+    await open(page, '/dashboard/test/exports');
+    const test = await download();
+    expect([test.query.get('mode'), test.query.get('projectId')]).toEqual(['test', null]);
+    expect(test.text).toContain('order-pages');
     await page.close();
   });
 

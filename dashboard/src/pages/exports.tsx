@@ -2,15 +2,19 @@ import { useState } from 'react';
 import { formatJalali, isoJalali, jalaliToday, parseJalali } from '../jalali.js';
 import { PAYMENT_STATUS } from '../labels.js';
 import { useTitle } from '../router.js';
+import { useMode } from '../mode.js';
 import { useModeProjects } from '../projects.js';
 import { ErrorNote, PageTitle, Section } from '../ui/common.js';
 
 /**
  * Files from GET /v1/exports/{payments|bank-messages|ledger}: plain links, so the browser sends the
  * session cookie and saves the streamed file itself. The API takes Jalali dates as they are. Files for
- * people: `lang=fa` (Persian headers and statuses, a right-to-left sheet). One project at a time, of
- * the side shown (live, or test under /dashboard/test): a file never mixes the two.
+ * people: `lang=fa` (Persian headers and statuses, a right-to-left sheet). Every project of the side
+ * shown (live, or test under /dashboard/test: `mode`) or one of them: a file never mixes the two.
  */
+/** The project choice that exports every project of the side shown. */
+const ALL = '';
+
 const KINDS = [
   ['payments', 'پرداخت‌ها'],
   ['bank-messages', 'پیامک‌های بانک'],
@@ -20,16 +24,17 @@ const KINDS = [
 export function ExportsPage() {
   useTitle('خروجی‌ها');
   const projects = useModeProjects();
+  const mode = useMode();
   const today = jalaliToday();
   const [from, setFrom] = useState(formatJalali({ ...today, jd: 1 }));
   const [to, setTo] = useState(formatJalali(today));
-  const [chosen, setProjectId] = useState('');
-  const projectId = projects.some((p) => p.id === chosen) ? chosen : (projects[0]?.id ?? '');
+  const [chosen, setProjectId] = useState(ALL);
+  const projectId = projects.some((p) => p.id === chosen) ? chosen : ALL;
   const [status, setStatus] = useState('');
   const fromDate = parseJalali(from);
   const toDate = parseJalali(to);
   const link = (kind: string, format: 'csv' | 'xlsx', withStatus: boolean) => {
-    const q = new URLSearchParams({ format, lang: 'fa' });
+    const q = new URLSearchParams({ format, lang: 'fa', mode });
     if (fromDate) q.set('from', isoJalali(fromDate));
     if (toDate) q.set('to', isoJalali(toDate));
     if (projectId) q.set('projectId', projectId);
@@ -52,6 +57,7 @@ export function ExportsPage() {
           <div className="field">
             <label htmlFor="x-project">پروژه</label>
             <select id="x-project" value={projectId} onChange={(e) => setProjectId(e.target.value)}>
+              <option value={ALL}>{mode === 'live' ? 'همهٔ پروژه‌های واقعی' : 'همهٔ پروژه‌های آزمایشی'}</option>
               {projects.map((p) => (
                 <option key={p.id} value={p.id} translate="no">
                   {p.name}
