@@ -351,6 +351,25 @@ describe('the dashboard in a browser', () => {
     await page.close();
   });
 
+  it('the audit log shows one side: the sandbox shop’s events under test only, merchant-wide ones on both', async () => {
+    const shopEvent = await app.deps.prisma.auditEvent.findFirstOrThrow({ where: { projectId: shop.projectId } });
+    const { merchantId } = await app.deps.prisma.project.findUniqueOrThrow({ where: { id: shop.projectId } });
+    const merchantWide = await app.deps.prisma.auditEvent.findFirstOrThrow({ where: { merchantId, projectId: null }, orderBy: { at: 'desc' } });
+    const page = await newPage(signedIn);
+    const shown = async (path: string) => {
+      await open(page, path);
+      await page.locator('[data-audit-id]').first().waitFor();
+      return page.locator('[data-audit-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-id')));
+    };
+    const live = await shown('/dashboard/audit');
+    expect(live).toContain(merchantWide.id);
+    expect(live).not.toContain(shopEvent.id);
+    const test = await shown('/dashboard/test/audit');
+    expect(test).toContain(merchantWide.id);
+    expect(test).toContain(shopEvent.id);
+    await page.close();
+  });
+
   it('keeps the shell and offers a reload when a page’s chunk cannot be fetched', async () => {
     const page = await newPage(signedIn);
     await open(page, '/dashboard');

@@ -14,8 +14,8 @@ let app: TestApp;
 let receiver: Receiver;
 let merchant: { merchantId: string; merchantKey: string };
 
-const AUDIT = `query($projectId: ID, $subjectId: ID, $first: Int, $after: String) {
-  auditEvents(projectId: $projectId, subjectId: $subjectId, first: $first, after: $after) {
+const AUDIT = `query($projectId: ID, $subjectId: ID, $first: Int, $after: String, $sandbox: Boolean) {
+  auditEvents(projectId: $projectId, subjectId: $subjectId, first: $first, after: $after, sandbox: $sandbox) {
     edges { cursor node { id at actor { kind id label } action subjectType subjectId projectId note changes } }
     pageInfo { hasNextPage endCursor }
   }
@@ -33,7 +33,7 @@ type AuditNode = {
   changes: Record<string, { from: unknown; to: unknown }> | null;
 };
 
-async function auditEvents(token: string, vars: { projectId?: string; subjectId?: string; first?: number; after?: string } = {}): Promise<AuditNode[]> {
+async function auditEvents(token: string, vars: { projectId?: string; subjectId?: string; first?: number; after?: string; sandbox?: boolean } = {}): Promise<AuditNode[]> {
   const data = await gqlOk(app.baseUrl, AUDIT, { first: 100, ...vars }, token);
   return data.auditEvents.edges.map((e: { node: AuditNode }) => e.node);
 }
@@ -250,6 +250,20 @@ describe('audit log: who sees what', () => {
     const onlyB = await auditEvents(merchant.merchantKey, { projectId: b.projectId });
     expect(onlyB.length).toBeGreaterThan(0);
     expect(onlyB.every((e) => e.projectId === b.projectId)).toBe(true);
+  });
+
+  it('sandbox keeps one side: its projects’ events and the merchant-wide ones', async () => {
+    const live = await makeProject(app, { merchantKey: merchant.merchantKey, sandbox: false });
+    const test = await auditEvents(merchant.merchantKey, { sandbox: true });
+    expect(test.some((e) => e.projectId === a.projectId)).toBe(true);
+    expect(test.some((e) => e.projectId === live.projectId)).toBe(false);
+    expect(test.some((e) => e.subjectId === deviceId && e.projectId === null)).toBe(true);
+    const liveSide = await auditEvents(merchant.merchantKey, { sandbox: false });
+    expect(liveSide.some((e) => e.projectId === live.projectId)).toBe(true);
+    expect(liveSide.some((e) => e.projectId === a.projectId || e.projectId === b.projectId)).toBe(false);
+    expect(liveSide.some((e) => e.subjectId === deviceId)).toBe(true);
+    // With a project of the other side: nothing.
+    expect(await auditEvents(merchant.merchantKey, { projectId: live.projectId, sandbox: true })).toEqual([]);
   });
 
   it('another merchant sees none of it, by project, subject or cursor', async () => {

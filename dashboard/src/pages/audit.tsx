@@ -8,8 +8,8 @@ import { Data, Name } from '../ui/data.js';
 import { DateTime, Empty, ErrorNote, Loading, PageTitle, Section } from '../ui/common.js';
 
 const Audit = graphql(`
-  query DashboardAudit($after: String, $projectId: ID) {
-    auditEvents(first: 50, after: $after, projectId: $projectId) {
+  query DashboardAudit($after: String, $projectId: ID, $sandbox: Boolean) {
+    auditEvents(first: 50, after: $after, projectId: $projectId, sandbox: $sandbox) {
       pageInfo {
         hasNextPage
         endCursor
@@ -75,17 +75,15 @@ function Changes({ changes }: { changes: Record<string, unknown> }) {
   );
 }
 
-function AuditPageOf({ after, projectId, hidden, isLast, onMore }: { after: string | null; projectId: string | null; hidden: ReadonlySet<string>; isLast: boolean; onMore: (c: string) => void }) {
-  const [result] = useQuery({ query: Audit, variables: { after, projectId } });
+function AuditPageOf({ after, projectId, sandbox, isLast, onMore }: { after: string | null; projectId: string | null; sandbox: boolean; isLast: boolean; onMore: (c: string) => void }) {
+  const [result] = useQuery({ query: Audit, variables: { after, projectId, sandbox } });
   const data = result.data?.auditEvents;
   if (!data) return result.error ? <ErrorNote error={result.error} /> : <Loading />;
   if (after === null && data.edges.length === 0) return <Empty>رویدادی ثبت نشده است.</Empty>;
   return (
     <>
       <ul className="rows">
-        {data.edges
-          .filter(({ node }) => !node.projectId || !hidden.has(node.projectId))
-          .map(({ node }) => (
+        {data.edges.map(({ node }) => (
           <li key={node.id} className="row" data-audit-id={node.id}>
             <div className="row-main">
               <strong data-action={node.action}>{known(AUDIT_ACTION, node.action) ?? <Data>{node.action}</Data>}</strong>
@@ -129,11 +127,14 @@ export function AuditPage() {
   const projectId = query.get('project');
   const { mode } = useLocation();
   const all = useProjects();
-  // The side shown only: the other side's projects' events are left out (merchant-wide ones stay).
-  const projects = all.filter((p) => p.sandbox === (mode === 'test'));
-  const hidden = new Set(all.filter((p) => p.sandbox !== (mode === 'test')).map((p) => p.id));
-  const [pages, setPages] = useState<{ key: string | null; list: (string | null)[] }>({ key: projectId, list: [null] });
-  const list = pages.key === projectId ? pages.list : [null];
+  // The side shown only (`sandbox`): the other side's projects' events are left out by the API
+  // (merchant-wide ones are on both sides).
+  const sandbox = mode === 'test';
+  const projects = all.filter((p) => p.sandbox === sandbox);
+  // The pages read so far, for this side and project (another choice starts again at the newest).
+  const pagesKey = `${mode}:${projectId ?? ''}`;
+  const [pages, setPages] = useState<{ key: string; list: (string | null)[] }>({ key: pagesKey, list: [null] });
+  const list = pages.key === pagesKey ? pages.list : [null];
   return (
     <>
       <PageTitle>گزارش تغییرات</PageTitle>
@@ -151,12 +152,12 @@ export function AuditPage() {
         </div>
         {list.map((after, i) => (
           <AuditPageOf
-            key={`${projectId}-${after ?? 'first'}`}
+            key={`${mode}-${projectId}-${after ?? 'first'}`}
             after={after}
             projectId={projectId}
-            hidden={hidden}
+            sandbox={sandbox}
             isLast={i === list.length - 1}
-            onMore={(c) => setPages({ key: projectId, list: [...list, c] })}
+            onMore={(c) => setPages({ key: pagesKey, list: [...list, c] })}
           />
         ))}
       </Section>

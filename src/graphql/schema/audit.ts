@@ -1,5 +1,5 @@
 import { AUDIT_ACTOR_KINDS, type AuditActorKind, type AuditVia } from '../../domain/audit/audit.js';
-import { visibleAuditEvents } from '../../domain/audit/visibility.js';
+import { sideProjectIds, visibleAuditEvents } from '../../domain/audit/visibility.js';
 import { readPrisma } from '../../domain/reports/read-pool.js';
 import { builder } from '../builder.js';
 import { pageWithinScope } from '../cursor-scope.js';
@@ -75,14 +75,18 @@ builder.queryField('auditEvents', (t) =>
     args: {
       projectId: t.arg.id({ description: 'Only events of this project.' }),
       subjectId: t.arg.id({ description: 'Only events about this object (a project, key, device, card, link, payment, …).' }),
+      sandbox: t.arg.boolean({
+        description: 'Only one side: true the sandbox projects’ events, false the live projects’; the merchant-wide events (no project: devices, credit, merchant keys, users) are on both.',
+      }),
     },
-    resolve: (query, _root, args, ctx) => {
+    resolve: async (query, _root, args, ctx) => {
+      // A dashboard list: the read replica when there is one (may lag; src/domain/reports/read-pool.ts).
+      const db = readPrisma(ctx.deps);
       const where = visibleAuditEvents(ctx.actor, {
         projectId: args.projectId == null ? null : String(args.projectId),
         subjectId: args.subjectId == null ? null : String(args.subjectId),
+        sideProjectIds: await sideProjectIds(db, ctx.actor, args.sandbox ?? null),
       });
-      // A dashboard list: the read replica when there is one (may lag; src/domain/reports/read-pool.ts).
-      const db = readPrisma(ctx.deps);
       // Issue 13: a cursor the caller cannot see answers an empty page (no existence oracle).
       return pageWithinScope(query, (id) => db.auditEvent.count({ where: { AND: [where, { id }] } }), () =>
         db.auditEvent.findMany({ ...query, where, orderBy: [{ at: 'desc' }, { id: 'desc' }] }),
