@@ -174,6 +174,8 @@ export async function fill(databaseUrl: string, scale: number, log: (s: string) 
               0, g.created_at, g.created_at
        FROM g_pay g ORDER BY g.created_at`,
     );
+    // Fresh statistics for the joins below (the fill's tables have none yet, and their lookup indexes come last).
+    await run('payments: analyze', `ANALYZE payments`);
     await run(
       'amount holds',
       `INSERT INTO amount_holds (payment_id, scope, amount, held_until, released_at, created_at)
@@ -185,7 +187,8 @@ export async function fill(databaseUrl: string, scale: number, log: (s: string) 
     await run(
       'credit stripes',
       `INSERT INTO credit_stripes (merchant_id, stripe, lease, reserved)
-       SELECT merchant_id, 0, sum(fee_amount), sum(fee_amount) FROM payments WHERE fee_state = 'reserved' AND id IN (SELECT id FROM g_pay) GROUP BY merchant_id
+       SELECT p.merchant_id, 0, sum(p.fee_amount), sum(p.fee_amount) FROM g_pay g JOIN payments p ON p.id = g.id
+       WHERE g.status = 'pending' AND p.fee_state = 'reserved' GROUP BY p.merchant_id
        ON CONFLICT (merchant_id, stripe) DO UPDATE SET lease = credit_stripes.lease + excluded.lease, reserved = credit_stripes.reserved + excluded.reserved`,
     );
     // A top-up a year ago, then one fee debit per confirmed live payment; the running balance after each.
@@ -205,8 +208,9 @@ export async function fill(databaseUrl: string, scale: number, log: (s: string) 
     );
     await run(
       'merchants: balances',
-      `UPDATE merchants m SET credit_balance = (SELECT coalesce(sum(amount), 0) FROM credit_ledger_entries l WHERE l.merchant_id = m.id)
-       WHERE m.id IN (SELECT DISTINCT merchant_id FROM g_pay WHERE NOT sandbox)`,
+      `UPDATE merchants m SET credit_balance = s.total
+       FROM (SELECT merchant_id, sum(amount) AS total FROM credit_ledger_entries GROUP BY merchant_id) s
+       WHERE s.merchant_id = m.id AND m.id IN (SELECT DISTINCT merchant_id FROM g_pay WHERE NOT sandbox)`,
     );
     // One matched deposit per automatic confirmation: trusted, its balance the card's running sum (live), or a simulation (sandbox).
     await run(
@@ -255,6 +259,7 @@ export async function fill(databaseUrl: string, scale: number, log: (s: string) 
        ORDER BY 5`,
     );
     // Every event to its project's endpoint (if it has one and wants that type): delivered, 1 in 10 after a retry.
+    await run('events: analyze', `ANALYZE events`);
     await run(
       'webhook deliveries',
       `INSERT INTO webhook_deliveries (event_id, endpoint_id, project_id, payment_id, event_type, status, attempt_count,
@@ -263,6 +268,7 @@ export async function fill(databaseUrl: string, scale: number, log: (s: string) 
               e.created_at + interval '1 second', e.created_at + interval '1 second', e.created_at, e.created_at
        FROM events e JOIN g_pay g ON g.id = e.payment_id JOIN webhook_endpoints w ON w.project_id = e.project_id AND e.type = ANY (w.events)`,
     );
+    await run('webhook deliveries: analyze', `ANALYZE webhook_deliveries`);
     await run(
       'webhook attempts',
       `INSERT INTO webhook_attempts (delivery_id, attempt_number, started_at, duration_ms, response_status, response_excerpt, error)
