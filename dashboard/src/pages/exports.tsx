@@ -57,7 +57,7 @@ export function ExportsPage() {
           <div className="field">
             <label htmlFor="x-project">پروژه</label>
             <select id="x-project" value={projectId} onChange={(e) => setProjectId(e.target.value)}>
-              <option value={ALL}>{mode === 'live' ? 'همهٔ پروژه‌های واقعی' : 'همهٔ پروژه‌های آزمایشی'}</option>
+              <option value={ALL}>همهٔ پروژه‌ها</option>
               {projects.map((p) => (
                 <option key={p.id} value={p.id} translate="no">
                   {p.name}
