@@ -19,6 +19,7 @@
  * second) on the empty and the filled database, one worker process each, in turn.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,7 @@ import { explainAll } from './growth/explain.js';
 import { expiryLateness } from './growth/expiry.js';
 import { call, CALLBACK, gql, load, machine, seedProject, serviceArgs, startBench, startProcess, stopProcess } from './support.js';
 import type { LoadResult, LoadSpec } from './hot-paths/load.js';
+import { migrate } from '../src/db/migrate.js';
 import { findViolations } from '../test/support/sim/invariants.js';
 import { PRODUCTION_ENV } from '../test/support/process.js';
 
@@ -49,36 +51,33 @@ const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 async function main() {
   const expiryMode = process.argv.includes('--expiry');
   const withExpiry = process.argv.includes('--with-expiry');
+  // GROWTH_KEEP=<dir>: the PostgreSQL server's data and the seeded shops kept in <dir>; a second run
+  // with the same <dir> skips the seeding and the fill (a scale-1 fill is 40 minutes) and measures
+  // the same filled database again, migrated to this checkout (one change measured at a time).
+  const keep = process.env.GROWTH_KEEP ? path.resolve(process.env.GROWTH_KEEP) : undefined;
+  const stateFile = keep && path.join(keep, 'state.json');
+  if (keep) {
+    mkdirSync(keep, { recursive: true });
+    process.env.BENCH_PG_DIR = keep;
+  }
   const setup = await startBench();
   const children: ChildProcess[] = [];
   try {
-    const base = setup.baseUrl;
-    const { createMerchant } = await import('../src/domain/merchants/merchants.js');
-    const { operatorActor } = await import('../src/domain/auth/actor.js');
-    const { merchantKey } = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench merchant', credit: 0 });
-    const four = await seedProject(base, merchantKey, 'four cards on one phone', 4, { phone: true });
-    const liveMerchant = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench live merchant', credit: 100_000_000_000_000 });
-    const fourLive = await seedProject(base, liveMerchant.merchantKey, 'live, four cards on one phone', 4, { live: true });
-    const reads = await seedProject(base, merchantKey, 'reads', 1);
-    // A shop whose deadlines --expiry moves (its own time limit: an hour, so none expires before).
-    const expiryShop = await seedProject(base, merchantKey, 'expiry', 1);
-    // A phone of the live merchant, for the device path (its messages: bench/growth/sms-load.ts).
-    const phone = (await gql(base, liveMerchant.merchantKey, 'mutation { createDevice(input: { name: "SMS bench phone" }) { token } }')).createDevice.token as string;
-    await call(base, 'POST', '/v1/device/heartbeat', phone);
-    let payment: { id: string; token: string } | undefined;
-    for (let i = 0; i < 200; i++) payment = await call(base, 'POST', '/v1/payments', reads.apiKey, { amount: 1_000_000 + i * 10_000, callbackUrl: CALLBACK });
-    await setup.api.stop();
-
     const serverUrl = dbUrl(setup.databaseUrl, 'postgres');
     const emptyUrl = setup.databaseUrl;
     const filledUrl = dbUrl(serverUrl, 'gateway_growth');
     const admin = new pg.Client({ connectionString: serverUrl });
     await admin.connect();
-    await admin.query('CREATE DATABASE gateway_growth TEMPLATE gateway_bench');
-    log(`growth: filling at scale ${SCALE} (${Math.round(10_000_000 * SCALE)} payments)…`);
-    const t0 = Date.now();
-    const steps: FillStep[] = await fill(filledUrl, SCALE, log);
-    const fillMs = Date.now() - t0;
+    const kept = stateFile && existsSync(stateFile) ? (JSON.parse(readFileSync(stateFile, 'utf8')) as Seeded) : undefined;
+    if (kept && kept.scale !== SCALE) throw new Error(`GROWTH_KEEP holds a fill at scale ${kept.scale}, not ${SCALE}`);
+    const seeded = kept ?? (await seedAndFill(setup, admin, filledUrl));
+    if (kept) {
+      log(`growth: reusing the fill kept in ${keep} (scale ${SCALE}), migrated to this checkout`);
+      await setup.api.stop();
+      await migrate(filledUrl);
+    } else if (stateFile) writeFileSync(stateFile, JSON.stringify(seeded));
+    const { four, fourLive, reads, expiryShop, phone, payment, fillMs } = seeded;
+    const steps = [...seeded.steps];
 
     const env = (databaseUrl: string) => ({
       ...PRODUCTION_ENV,
@@ -93,7 +92,7 @@ async function main() {
     });
 
     if (expiryMode) {
-      await fillQueue(filledUrl, SCALE, log);
+      if (!kept) await fillQueue(filledUrl, SCALE, log);
       for (const url of [emptyUrl, filledUrl]) await vacuum(url);
       await admin.end();
       console.log((await expiryRounds(emptyUrl, filledUrl, expiryShop, setup.dbLabel)).join('\n'));
@@ -107,10 +106,17 @@ async function main() {
       services[side] = `http://127.0.0.1:${s.match[1]}`;
     }
     // pg-boss made its queues as the service started: its history now.
-    steps.push(...(await fillQueue(filledUrl, SCALE, log)));
+    if (!kept) {
+      const queue = await fillQueue(filledUrl, SCALE, log);
+      steps.push(...queue);
+      if (stateFile) writeFileSync(stateFile, JSON.stringify({ ...seeded, steps }));
+    }
     const tv = Date.now();
     for (const url of [emptyUrl, filledUrl]) await vacuum(url);
     const vacuumMs = Date.now() - tv;
+    // The fill's dirty pages written out before any scenario (else the first ones share the disk
+    // with the checkpointer flushing tens of GB).
+    await admin.query('CHECKPOINT');
     log('growth: checking the filled database…');
     const fkBroken = process.env.GROWTH_CHECK === '0' ? ['(skipped)'] : await checkForeignKeys(filledUrl);
     const invariantsBroken = process.env.GROWTH_CHECK === '0' ? ['(skipped)'] : await findViolations(filledUrl);
@@ -198,6 +204,34 @@ async function main() {
     for (const c of children) await stopProcess(c);
     await setup.stop();
   }
+}
+
+type Shop = Awaited<ReturnType<typeof seedProject>>;
+type Seeded = { scale: number; four: Shop; fourLive: Shop; reads: Shop; expiryShop: Shop; phone: string; payment: { id: string; token: string }; steps: FillStep[]; fillMs: number };
+
+/** The benchmark's shops seeded through the API into the empty database, copied, and the copy filled. */
+async function seedAndFill(setup: Awaited<ReturnType<typeof startBench>>, admin: pg.Client, filledUrl: string): Promise<Seeded> {
+  const base = setup.baseUrl;
+  const { createMerchant } = await import('../src/domain/merchants/merchants.js');
+  const { operatorActor } = await import('../src/domain/auth/actor.js');
+  const { merchantKey } = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench merchant', credit: 0 });
+  const four = await seedProject(base, merchantKey, 'four cards on one phone', 4, { phone: true });
+  const liveMerchant = await createMerchant(setup.api.deps, operatorActor, { name: 'Bench live merchant', credit: 100_000_000_000_000 });
+  const fourLive = await seedProject(base, liveMerchant.merchantKey, 'live, four cards on one phone', 4, { live: true });
+  const reads = await seedProject(base, merchantKey, 'reads', 1);
+  // A shop whose deadlines --expiry moves (its own time limit: an hour, so none expires before).
+  const expiryShop = await seedProject(base, merchantKey, 'expiry', 1);
+  // A phone of the live merchant, for the device path (its messages: bench/growth/sms-load.ts).
+  const phone = (await gql(base, liveMerchant.merchantKey, 'mutation { createDevice(input: { name: "SMS bench phone" }) { token } }')).createDevice.token as string;
+  await call(base, 'POST', '/v1/device/heartbeat', phone);
+  let payment: { id: string; token: string } | undefined;
+  for (let i = 0; i < 200; i++) payment = await call(base, 'POST', '/v1/payments', reads.apiKey, { amount: 1_000_000 + i * 10_000, callbackUrl: CALLBACK });
+  await setup.api.stop();
+  await admin.query('CREATE DATABASE gateway_growth TEMPLATE gateway_bench');
+  log(`growth: filling at scale ${SCALE} (${Math.round(10_000_000 * SCALE)} payments)…`);
+  const t0 = Date.now();
+  const steps = await fill(filledUrl, SCALE, log);
+  return { scale: SCALE, four, fourLive, reads, expiryShop, phone, payment: { id: payment!.id, token: payment!.token }, steps, fillMs: Date.now() - t0 };
 }
 
 /** One request at a time for `seconds`, each body read to its end: req/s and latency (ms) of whole downloads. */

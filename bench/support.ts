@@ -101,8 +101,10 @@ export async function startBench(env: Record<string, string> = {}): Promise<Benc
   let databaseUrl = process.env.DATABASE_URL;
   let dbLabel = 'DATABASE_URL';
   if (!databaseUrl) {
-    const tempDir = await mkdtemp(path.join(os.tmpdir(), 'gateway-bench-'));
-    cleanups.push(() => rm(tempDir, { recursive: true, force: true }));
+    // BENCH_PG_DIR=<dir>: the server's data kept there (growth's GROWTH_KEEP reuses a filled database).
+    const keptDir = process.env.BENCH_PG_DIR;
+    const tempDir = keptDir ?? (await mkdtemp(path.join(os.tmpdir(), 'gateway-bench-')));
+    if (!keptDir) cleanups.push(() => rm(tempDir, { recursive: true, force: true }));
     // BENCH_FSYNC=off compares against a database that never waits for the disk.
     const fast = process.env.BENCH_FSYNC === 'off';
     // BENCH_PG_SETTINGS=name=value,…: server settings past the defaults (a filled database of tens of GB wants shared_buffers, max_wal_size).
