@@ -52,7 +52,7 @@ export const attachDeposit: Operation<z.output<typeof input>, { message: BankMes
       { confirmationSource: 'manual', confirmedByMessageId: message.id, manualNote: note, reviewRequired: false, reviewReason: null },
       message.amount!,
     );
-    await markAttached(tx, message, confirmed, note);
+    await markAttached(tx, deps.jobs, message, confirmed, note);
     return {
       result: { payment: confirmed, messageId: message.id },
       audit: [

@@ -61,6 +61,6 @@ export async function confirmManually(tx: Tx, deps: Deps, { payment, waiting }: 
     { confirmationSource: 'manual', manualNote: note, reviewRequired: false, reviewReason: null, confirmedByMessageId: waiting?.id ?? null },
     waiting?.amount ?? undefined,
   );
-  if (waiting) await settleReviewedMessage(tx, waiting, confirmed.id);
+  if (waiting) await settleReviewedMessage(tx, deps.jobs, waiting, confirmed.id);
   return { result: confirmed, audit: [paymentDecisionAudit(name === 'confirm_late' ? 'payment.confirmed_late' : 'payment.confirmed_manually', payment, confirmed, note)] };
 }

@@ -213,6 +213,41 @@ describe.concurrent('resolving a gap', () => {
     expect(await payment(s.lost.id)).toMatchObject({ status: 'pending' });
   });
 
+  // Money simulation seeds 285500731 and 2014959057: a held message the merchant attaches becomes
+  // the chain's reference, and the message waiting behind it must follow it then (trusted, matched
+  // as if in order), not stay held behind a gap that no longer holds it.
+  it('attaching the held message trusts the messages waiting behind it, and the next one matches its own payment', async () => {
+    const s = await lostDeposit(501_000);
+    const third = (await createPaymentRest(app, s.shop.apiKey, { amount: 501_500 })).body;
+    const thirdSms = mellatDeposit({ account: ACCOUNT, amount: third.amountFinal, balance: s.afterNext + BigInt(third.amountFinal), at: new Date(thisMinute()) });
+    const held = await send(s.shop.deviceToken!, s.nextSms);
+    const behind = await send(s.shop.deviceToken!, thirdSms);
+    expect([held.body.status, behind.body.status]).toEqual(['needs_review', 'needs_review']);
+    expect(await gapsOf(s.shop.cardId)).toHaveLength(1);
+    const ATTACH = 'mutation($m: ID!, $p: ID!) { attachBankMessage(messageId: $m, paymentId: $p) { id status } }';
+    await gqlOk(app.baseUrl, ATTACH, { m: held.body.id, p: s.next.id }, s.shop.merchantKey);
+    expect(await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: behind.body.id } })).toMatchObject({ trusted: true, status: 'matched', paymentId: third.id });
+    expect(await payment(third.id)).toMatchObject({ status: 'confirmed', confirmationSource: 'auto_sms' });
+    // The lost payment's money is still unexplained: its gap stays open for the merchant.
+    const [gap] = await gapsOf(s.shop.cardId);
+    expect(gap).toMatchObject({ status: 'open', toMessageId: held.body.id, amount: BigInt(s.lost.amountFinal) });
+    expect(await payment(s.lost.id)).toMatchObject({ status: 'pending' });
+  });
+
+  it('confirming by hand the payment a held message waits for trusts the messages behind it too', async () => {
+    const s = await lostDeposit(511_000);
+    const third = (await createPaymentRest(app, s.shop.apiKey, { amount: 511_500 })).body;
+    const thirdSms = mellatDeposit({ account: ACCOUNT, amount: third.amountFinal, balance: s.afterNext + BigInt(third.amountFinal), at: new Date(thisMinute()) });
+    const held = await send(s.shop.deviceToken!, s.nextSms);
+    const behind = await send(s.shop.deviceToken!, thirdSms);
+    expect([held.body.status, behind.body.status]).toEqual(['needs_review', 'needs_review']);
+    const CONFIRM = 'mutation($id: ID!) { confirmPaymentManually(id: $id, note: "seen in the bank") { id status } }';
+    await gqlOk(app.baseUrl, CONFIRM, { id: s.next.id }, s.shop.merchantKey);
+    expect(await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: held.body.id } })).toMatchObject({ trusted: true, status: 'matched' });
+    expect(await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: behind.body.id } })).toMatchObject({ trusted: true, status: 'matched', paymentId: third.id });
+    expect(await payment(third.id)).toMatchObject({ status: 'confirmed', confirmationSource: 'auto_sms' });
+  });
+
   it('a viewer is refused; another merchant’s gap is not found', async () => {
     const s = await lostDeposit(461_000);
     expect((await send(s.shop.deviceToken!, s.nextSms)).body.status).toBe('needs_review');

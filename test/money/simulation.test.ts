@@ -53,11 +53,30 @@ async function runSeed(app: TestApp, seed: number): Promise<{ log: string[]; fai
     const fault = results.find((res): res is PromiseRejectedResult => res.status === 'rejected');
     if (fault) return { log, failure: fault.reason instanceof ServerFault ? fault.reason.message : String((fault.reason as Error).stack) };
     const broken = await findViolations(app.databaseUrl);
-    if (broken.length) return { log, failure: `after round ${round}:\n${broken.join('\n')}` };
+    if (broken.length) return { log, failure: `after round ${round}:\n${broken.join('\n')}\n--- the cards' messages and gaps ---\n${await cardsOf(app, broken)}` };
     // Time passes: deadlines and late windows run out while the workers and the sweep catch up.
     await new Promise((res) => setTimeout(res, r.int(1500)));
   }
   return { log, failure: null };
+}
+
+/** The bank messages and balance gaps of the cards the violating rows name (ids in the violation text), for the failure report. */
+async function cardsOf(app: TestApp, broken: string[]): Promise<string> {
+  const ids = broken.flatMap((b) => [...b.matchAll(/"id":"([0-9a-f-]{36})"/g)].map((x) => x[1]!));
+  const client = new pg.Client({ connectionString: app.databaseUrl });
+  await client.connect();
+  try {
+    const cards = `SELECT card_id FROM bank_messages WHERE id::text = ANY($1) UNION SELECT card_id FROM balance_gaps WHERE id::text = ANY($1) UNION SELECT card_id FROM payments WHERE id::text = ANY($1)`;
+    const messages = await client.query(
+      `SELECT id, card_id, status, trusted, evidence_problem, direction, amount, balance, coalesce(bank_time, received_at) AS at, duplicate_of_id, payment_id, created_at
+       FROM bank_messages WHERE card_id IN (${cards}) ORDER BY card_id, coalesce(bank_time, received_at), created_at`,
+      [ids],
+    );
+    const gaps = await client.query(`SELECT id, card_id, status, from_message_id, from_balance, to_message_id, to_balance, amount FROM balance_gaps WHERE card_id IN (${cards})`, [ids]);
+    return [...messages.rows, ...gaps.rows].map((r) => JSON.stringify(r)).join('\n');
+  } finally {
+    await client.end();
+  }
 }
 
 async function dropGuards(app: TestApp) {

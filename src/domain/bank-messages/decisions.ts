@@ -4,7 +4,8 @@ import type { BankMessage, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../auth/actor.js';
 import { callerScope } from '../auth/scope.js';
 import { uuidSchema } from '../validation.js';
-import { trustMessage } from './store/evidence.js';
+import type { JobQueue } from '../../queue/job-queue.js';
+import { trustOnDecision } from './followers.js';
 import { lockMessageRow } from './store/messages.js';
 import { DECIDABLE_STATUSES } from './messages.js';
 
@@ -38,6 +39,7 @@ export async function lockVisibleMessage(tx: Tx, actor: Actor, id: string): Prom
  */
 export async function markAttached(
   tx: Tx,
+  jobs: JobQueue,
   message: { id: string; cardId: string | null; evidenceProblem: string | null },
   payment: { id: string; projectId: string; cardId: string },
   note: string | null,
@@ -55,7 +57,7 @@ export async function markAttached(
       decidedAt: new Date(),
     },
   });
-  if (message.evidenceProblem === 'balance_mismatch') await trustMessage(tx, message.id);
+  if (message.evidenceProblem === 'balance_mismatch') await trustOnDecision(tx, jobs, { id: message.id, cardId: message.cardId ?? payment.cardId });
 }
 
 /** The merchant's word that a message needs nothing more (no payment to confirm for it). */
@@ -76,10 +78,10 @@ export function dismissRefusal(message: { status: string }): Refusal | null {
  * The deposit a manual confirmation settles: when exactly one message is waiting on this payment
  * for review, it is the payment's money.
  */
-export async function reviewedDeposit(tx: Tx, paymentId: string): Promise<{ id: string; amount: bigint | null; flaggedPaymentIds: string[] } | null> {
+export async function reviewedDeposit(tx: Tx, paymentId: string): Promise<{ id: string; cardId: string | null; amount: bigint | null; flaggedPaymentIds: string[] } | null> {
   const waiting = await tx.bankMessage.findMany({
     where: { status: 'needs_review', OR: [{ paymentId }, { flaggedPaymentIds: { has: paymentId } }] },
-    select: { id: true, amount: true, flaggedPaymentIds: true },
+    select: { id: true, cardId: true, amount: true, flaggedPaymentIds: true },
     take: 2,
   });
   return waiting.length === 1 ? waiting[0]! : null;
@@ -90,11 +92,11 @@ export async function reviewedDeposit(tx: Tx, paymentId: string): Promise<{ id: 
  * flags it set on other payments are cleared by the caller before the confirmation charges the fee
  * (`releaseReviewFlags`): payments' rows are locked before the merchant's.
  */
-export async function settleReviewedMessage(tx: Tx, message: { id: string }, paymentId: string): Promise<void> {
+export async function settleReviewedMessage(tx: Tx, jobs: JobQueue, message: { id: string; cardId: string | null }, paymentId: string): Promise<void> {
   await tx.bankMessage.update({
     where: { id: message.id },
     data: { status: 'matched', paymentId, reviewReason: null, statusReason: 'Confirmed manually by the merchant after review.', decidedAt: new Date() },
   });
   // A deposit the merchant confirmed after checking the bank becomes evidence for the ones after it.
-  await trustMessage(tx, message.id);
+  await trustOnDecision(tx, jobs, message);
 }

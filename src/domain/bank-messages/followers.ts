@@ -2,6 +2,7 @@ import type { Tx } from '../../db/prisma.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { deviceScope } from '../cards/selection.js';
 import { matchDeposit, type ScopeCard } from '../matching/match-deposit.js';
+import { syncBalanceGaps } from './gap-sync.js';
 import { settle } from './messages.js';
 import { trustMessage, waitingFollowers } from './store/evidence.js';
 
@@ -30,4 +31,19 @@ export async function trustFollowers(tx: Tx, jobs: JobQueue, card: ScopeCard, ti
       }
     }
   }
+}
+
+/**
+ * A held message the merchant's decision made evidence (attached to a payment, or confirmed with it
+ * after review): the messages waiting behind it follow it now, as if they had arrived after it, and
+ * the card's gaps are found again (a gap it ended stays open: the lost money is still unexplained).
+ * Without this, a message held behind it would stay held with no gap to show it (money simulation
+ * seeds 285500731, 2014959057). Nothing happens when the message could not be trusted.
+ */
+export async function trustOnDecision(tx: Tx, jobs: JobQueue, message: { id: string; cardId: string | null }): Promise<void> {
+  if (!message.cardId || !(await trustMessage(tx, message.id))) return;
+  const card = await tx.card.findUniqueOrThrow({ where: { id: message.cardId }, select: { id: true, projectId: true, merchantId: true, cardNumber: true, accountNumber: true, smsSender: true } });
+  const trusted = await tx.bankMessage.findUniqueOrThrow({ where: { id: message.id }, select: { balance: true, bankTime: true, receivedAt: true } });
+  if (trusted.balance !== null) await trustFollowers(tx, jobs, card, { balance: trusted.balance, at: trusted.bankTime ?? trusted.receivedAt });
+  await syncBalanceGaps(tx, jobs, card);
 }
