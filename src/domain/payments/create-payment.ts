@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedId } from 'uuid';
 import { z } from 'zod';
 import { retryOnConflict } from '../../db/errors.js';
 import { inSentOrder } from '../../ordered-json.js';
@@ -150,7 +150,8 @@ async function create(deps: Deps, projectId: string, data: PaymentData, host: st
 
 function insert(deps: Deps, db: Queryable, projectId: string, data: PaymentData, host: string | null, linkId: string | null): Promise<PaymentRow> {
   return createPaymentRow(db, {
-    paymentId: randomUUID(),
+    // Time-ordered (UUID v7), as every growing table's ids: new index entries land on the right edge (migration time_ordered_ids).
+    paymentId: timeOrderedId(),
     projectId,
     linkId,
     amount: data.amount,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedId } from 'uuid';
 import { AppError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { DELIVERY_INCLUDE, postDelivery, type LoadedDelivery } from './post.js';
@@ -27,7 +27,7 @@ export async function resendByHand(deps: Deps, delivery: LoadedDelivery): Promis
 
 /** Sends a signed sample `payment.confirmed` to the endpoint, recorded as a test delivery; returns its id. */
 export async function sendTestByHand(deps: Deps, endpoint: { id: string; projectId: string }): Promise<string> {
-  const id = randomUUID();
+  const id = timeOrderedId();
   // The delivery is written once a slot is held: a send refused as busy leaves nothing behind.
   await sendHolding(deps, endpoint.id, id, async () => {
     await deps.prisma.webhookDelivery.create({
