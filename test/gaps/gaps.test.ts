@@ -263,3 +263,36 @@ describe.concurrent('resolving a gap', () => {
     expect(await payment(s.lost.id)).toMatchObject({ status: 'pending' });
   });
 });
+
+// Alone (not beside the concurrent tests above): PostgreSQL's deadlock count is the database's.
+describe('a decision racing the SMS that explains its message', () => {
+  // A decision on a held message takes its card's chain lock before the message's row, as an SMS of
+  // the card does (chain, then the held messages it trusts): the late SMS that explains a message
+  // racing the merchant's dismissal of it waits instead of deadlocking (PostgreSQL counts deadlocks).
+  it('dismissing a held message while the SMS that explains it arrives: no deadlock, one outcome each time', async () => {
+    const deadlocks = async () =>
+      Number((await app.deps.prisma.$queryRaw<{ n: bigint }[]>`SELECT deadlocks AS n FROM pg_stat_database WHERE datname = current_database()`)[0]!.n);
+    const before = await deadlocks();
+    const rounds = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const s = await lostDeposit(521_000 + i * 2_000);
+        const held = await send(s.shop.deviceToken!, s.nextSms);
+        expect(held.body.status).toBe('needs_review');
+        const [dismissed, late] = await Promise.all([
+          gql(app.baseUrl, `mutation($id: ID!) { dismissBankMessage(id: $id, note: "checked") { status } }`, { id: held.body.id }, s.shop.merchantKey),
+          send(s.shop.deviceToken!, s.lostSms),
+        ]);
+        // 202 when the dismissal held the chain longer than the device path waits: processed by its job then.
+        expect([200, 202]).toContain(late.status);
+        await expect.poll(async () => (await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: late.body.id } })).status, { timeout: 15_000 }).not.toBe('received');
+        const message = await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: held.body.id } });
+        // Either the dismissal came first (the message stays dismissed) or the explanation did (it matched its payment, and the dismissal was refused).
+        if (dismissed.errors) expect([dismissed.errors[0]?.extensions?.code, message.status]).toEqual(['invalid_state', 'matched']);
+        else expect(message.status).toBe('dismissed');
+        return message.status;
+      }),
+    );
+    expect(rounds).toHaveLength(8);
+    expect(await deadlocks()).toBe(before);
+  });
+});

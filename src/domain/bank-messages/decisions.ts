@@ -6,6 +6,7 @@ import { callerScope } from '../auth/scope.js';
 import { uuidSchema } from '../validation.js';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { trustOnDecision } from './followers.js';
+import { lockCardChain } from './store/evidence.js';
 import { lockMessageRow } from './store/messages.js';
 import { DECIDABLE_STATUSES } from './messages.js';
 
@@ -24,12 +25,22 @@ export function visibleMessages(actor: Actor, projectId?: string | null): Prisma
   };
 }
 
-/** Locks a message the caller can see, for a decision on it; any other id is not found. */
+/**
+ * Locks a message the caller can see, for a decision on it; any other id is not found. Its card's
+ * chain lock is taken first, then the row: the order an SMS of that card takes (the chain, then the
+ * held messages it trusts), so a decision and the card's next SMS wait for each other instead of
+ * deadlocking (a decision that trusts, dismisses or refunds a held message moves the chain).
+ */
 export async function lockVisibleMessage(tx: Tx, actor: Actor, id: string): Promise<BankMessage> {
   if (!uuidSchema.safeParse(id).success) throw AppError.notFound('Bank message');
+  const seen = await tx.bankMessage.findFirst({ where: { AND: [{ id }, visibleMessages(actor)] }, select: { cardId: true } });
+  if (!seen) throw AppError.notFound('Bank message');
+  if (seen.cardId) await lockCardChain(tx, seen.cardId);
   const locked = await lockMessageRow(tx, id);
   const message = locked ? await tx.bankMessage.findFirst({ where: { AND: [{ id }, visibleMessages(actor)] } }) : null;
   if (!message) throw AppError.notFound('Bank message');
+  // A card named in the meantime (an attach of a message that had none): its chain too.
+  if (message.cardId && message.cardId !== seen.cardId) await lockCardChain(tx, message.cardId);
   return message;
 }
 
