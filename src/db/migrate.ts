@@ -21,6 +21,7 @@ export const MIGRATIONS_DIR = path.join(ROOT, 'prisma/migrations');
  * upgrade also adds a versioned migration (an empty one will do).
  */
 export const DEFINITIONS = [
+  'src/db/sql/uuid_v7.sql',
   'src/domain/cards/sql/match_scope.sql',
   'src/domain/cards/sql/holds_follow_card.sql',
   'src/domain/cards/sql/jalali_month.sql',

@@ -55,7 +55,7 @@ describe('time-ordered ids', () => {
   });
 
   it('the database default and the fallback for servers before PostgreSQL 18 both make version 7 ids of now', async () => {
-    const migration = await readFile(path.resolve('prisma/migrations/20261201000000_time_ordered_ids/migration.sql'), 'utf8');
+    const migration = await readFile(path.resolve('src/db/sql/uuid_v7.sql'), 'utf8');
     const fallback = /\$b\$([\s\S]*?)\$b\$/.exec(migration)?.[1];
     expect(fallback).toContain('gen_random_uuid()');
     const client = new pg.Client({ connectionString: app.databaseUrl });
@@ -63,7 +63,7 @@ describe('time-ordered ids', () => {
     try {
       const before = Date.now();
       const own = (await client.query<{ id: string }>('SELECT uuid_v7()::text AS id FROM generate_series(1, 50)')).rows.map((r) => r.id);
-      // The fallback's body as the migration gives it, as a function of this session only.
+      // The fallback's body as its definition file gives it, as a function of this session only.
       await client.query(`CREATE FUNCTION pg_temp.uuid_v7_fallback() RETURNS uuid LANGUAGE sql VOLATILE AS $b$${fallback}$b$`);
       const built = (await client.query<{ id: string }>('SELECT pg_temp.uuid_v7_fallback()::text AS id FROM generate_series(1, 50)')).rows.map((r) => r.id);
       const after = Date.now();

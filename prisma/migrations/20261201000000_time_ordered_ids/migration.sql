@@ -6,20 +6,9 @@
 -- land on the index's right edge, which stays in memory. Ids stay UUIDs (the API's format); they now
 -- tell when the row was made, which the rows' createdAt already says to anyone who can read them.
 -- Prisma makes these ids itself (`@default(uuid(7))`); the default below is for rows inserted by SQL.
--- PostgreSQL 18 has uuidv7(); on an older server (DATABASE_URL may be one) the same layout is built
--- from gen_random_uuid(): the first 48 bits replaced by the Unix time in milliseconds, version 7.
-DO $do$
-BEGIN
-  IF current_setting('server_version_num')::int >= 180000 THEN
-    EXECUTE $f$CREATE OR REPLACE FUNCTION uuid_v7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS 'SELECT uuidv7()'$f$;
-  ELSE
-    EXECUTE $f$CREATE OR REPLACE FUNCTION uuid_v7() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS $b$
-      SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
-        PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
-    $b$$f$;
-  END IF;
-END
-$do$;
+-- uuid_v7() is defined in src/db/sql/uuid_v7.sql (a stub here, as for every function).
+CREATE OR REPLACE FUNCTION uuid_v7() RETURNS uuid LANGUAGE plpgsql VOLATILE AS $$ BEGIN RAISE EXCEPTION 'defined in src/db/sql/uuid_v7.sql'; END; $$;
+
 
 ALTER TABLE payments ALTER COLUMN id SET DEFAULT uuid_v7();
 ALTER TABLE bank_messages ALTER COLUMN id SET DEFAULT uuid_v7();
