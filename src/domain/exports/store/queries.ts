@@ -1,3 +1,4 @@
+import { scopeSql } from '../../auth/scope.js';
 import type { ColumnSpec } from '../columns.js';
 
 /**
@@ -7,7 +8,8 @@ import type { ColumnSpec } from '../columns.js';
  * sandbox; the ledger is live only) or NULL for both. Every statement also gives `mode` (live |
  * test), which the Persian export shows (columns.ts `withMode`). Each is sent unnamed and
  * planned once with its values, so $2 and $3 fold away: a project's export walks the project's
- * created_at index, a merchant's payments walk payments_merchant_created_idx, neither sorts.
+ * created_at index, a merchant's payments walk payments_merchant_created_idx (`scopeSql`: a
+ * project's rows are never also asked for by merchant, which would pair the two indexes).
  */
 export type ExportQuery = { text: string; columns: ColumnSpec };
 
@@ -22,7 +24,7 @@ export const paymentsExport: ExportQuery = {
                 p.created_at AS "createdAt", p.confirmed_at AS "confirmedAt",
                 CASE WHEN p.sandbox THEN 'test' ELSE 'live' END AS mode
            FROM payments p JOIN cards c ON c.id = p.card_id
-          WHERE p.merchant_id = $1 AND ($2::uuid IS NULL OR p.project_id = $2::uuid) AND NOT $3::boolean
+          WHERE ${scopeSql('p')} AND NOT $3::boolean
             AND p.created_at >= $4::timestamptz AND p.created_at <= $5::timestamptz
             AND ($6::text IS NULL OR p.status = $6::text)
             AND ($7::boolean IS NULL OR p.sandbox = $7::boolean)
@@ -56,7 +58,7 @@ export const bankMessagesExport: ExportQuery = {
                 m.bank_time AS "bankTime", m.received_at AS "receivedAt", m.created_at AS "createdAt",
                 CASE WHEN m.simulated THEN 'test' ELSE 'live' END AS mode
            FROM bank_messages m LEFT JOIN cards c ON c.id = m.card_id
-          WHERE m.merchant_id = $1 AND ($2::uuid IS NULL OR m.project_id = $2::uuid) AND NOT $3::boolean
+          WHERE ${scopeSql('m')} AND NOT $3::boolean
             AND m.created_at >= $4::timestamptz AND m.created_at <= $5::timestamptz
             AND ($6::text IS NULL OR m.status = $6::text)
             AND ($7::boolean IS NULL OR m.simulated = $7::boolean)

@@ -1,4 +1,5 @@
 import { statement, type Queryable } from '../../../db/statement.js';
+import { scopeSql } from '../../auth/scope.js';
 
 export type PeriodRow = {
   period: string;
@@ -31,7 +32,7 @@ export const PAYMENT_STATS_SQL = `WITH days AS (
             sum(refunded_amount) AS refunded_amount,
             sum(fee_amount) FILTER (WHERE fee_state = 'debited') AS fees
        FROM payments
-      WHERE merchant_id = $1 AND ($2::uuid IS NULL OR project_id = $2::uuid) AND NOT $3::boolean
+      WHERE ${scopeSql(null)} AND NOT $3::boolean
         AND ($7::boolean IS NULL OR sandbox = $7::boolean)
         AND created_at >= $4::timestamptz AND created_at <= $5::timestamptz
       GROUP BY 1),
