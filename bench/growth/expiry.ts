@@ -3,7 +3,7 @@ import pg from 'pg';
 import { spawn } from 'node:child_process';
 import { benchEnv, inLanes, percentile, SERVICE_ENTRY, untilItSays } from '../support.js';
 import { PRODUCTION_NODE_FLAGS } from '../../test/support/process.js';
-import { createPaymentRow } from '../../src/domain/payments/store/create.js';
+import { createPaymentRow, newPaymentId } from '../../src/domain/payments/store/create.js';
 
 const COUNT = Number(process.env.BENCH_PAYMENTS ?? 1000);
 const LEAD_MS = 5_000;
@@ -20,7 +20,8 @@ export async function expiryLateness(url: string, shop: { projectId: string }, l
   try {
     await inLanes(COUNT, 8, async (i) => {
       const row = await createPaymentRow(pool, {
-        paymentId: randomUUID(),
+        // The service's own ids (time-ordered); GROWTH_EXPIRY_IDS=random: version 4, as before migration time_ordered_ids.
+        paymentId: process.env.GROWTH_EXPIRY_IDS === 'random' ? randomUUID() : newPaymentId(),
         projectId: shop.projectId,
         linkId: null,
         amount: BigInt(100_000 + (i % 10) * 1_000_000),

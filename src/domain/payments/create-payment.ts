@@ -1,8 +1,7 @@
-import { v7 as timeOrderedId } from 'uuid';
 import { z } from 'zod';
 import { retryOnConflict } from '../../db/errors.js';
 import { inSentOrder } from '../../ordered-json.js';
-import { createPaymentRow } from './store/create.js';
+import { createPaymentRow, newPaymentId } from './store/create.js';
 import { inTransaction, type Queryable } from '../../db/statement.js';
 import { requireActor, type Actor } from '../auth/actor.js';
 import { newPaymentToken } from '../auth/credentials.js';
@@ -150,8 +149,7 @@ async function create(deps: Deps, projectId: string, data: PaymentData, host: st
 
 function insert(deps: Deps, db: Queryable, projectId: string, data: PaymentData, host: string | null, linkId: string | null): Promise<PaymentRow> {
   return createPaymentRow(db, {
-    // Time-ordered (UUID v7), as every growing table's ids: new index entries land on the right edge (migration time_ordered_ids).
-    paymentId: timeOrderedId(),
+    paymentId: newPaymentId(),
     projectId,
     linkId,
     amount: data.amount,

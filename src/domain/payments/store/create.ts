@@ -3,6 +3,7 @@ import { statement, type Queryable } from '../../../db/statement.js';
 import { codeDraws } from '../../codes/codes.js';
 import type { Currency } from '../../banking/currency.js';
 import type { PaymentRow } from '../types.js';
+import { v7 as timeOrderedId } from 'uuid';
 
 export type CreateArgs = {
   paymentId: string;
@@ -57,3 +58,10 @@ export async function createPaymentRow(db: Queryable, a: CreateArgs): Promise<Pa
   );
   return toPaymentRow(row!);
 }
+
+/**
+ * A new payment's id: time-ordered (UUID version 7), as every growing table's ids are, so its
+ * entries land on the right edge of the payments' primary key and of the rows keyed by it
+ * (migration time_ordered_ids; docs/decisions.md "Time-ordered ids for the growing tables").
+ */
+export const newPaymentId = (): string => timeOrderedId();
