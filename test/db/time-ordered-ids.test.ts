@@ -6,7 +6,7 @@ import { createPaymentRest, gqlOk, makeShop, request, startTestApp, type TestApp
 import { Receiver } from '../support/receiver.js';
 import { mellatDeposit } from '../support/sms.js';
 
-// Migration time_ordered_ids (issue 40, docs/BENCHMARKS.md "Time-ordered ids"): the rows of the
+// Migration time_ordered_ids (issue 40, docs/decisions.md "Time-ordered ids for the growing tables"): the rows of the
 // tables that grow with every payment get UUID version 7 ids, whoever makes them (the create's own
 // id, Prisma's `uuid(7)`, the database's default for rows inserted by SQL), so each new index entry
 // lands on the primary key's right edge.

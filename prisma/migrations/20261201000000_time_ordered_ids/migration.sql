@@ -1,7 +1,7 @@
 -- Time-ordered ids (UUID version 7, RFC 9562) for the tables that grow with every payment, message
--- and delivery (issue 40, docs/BENCHMARKS.md "Time-ordered ids"). A random (version 4) primary key
+-- and delivery (issue 40, docs/decisions.md "Time-ordered ids for the growing tables"). A random (version 4) primary key
 -- puts each new row's index entry on a random leaf page of an index of tens of millions of entries:
--- once that index outgrows memory, every insert reads a page from disk and, after each checkpoint,
+-- once that index outgrows memory, an insert may read a page from disk and, after each checkpoint,
 -- writes a whole page image to the WAL. A version 7 id starts with its millisecond, so new entries
 -- land on the index's right edge, which stays in memory. Ids stay UUIDs (the API's format); they now
 -- tell when the row was made, which the rows' createdAt already says to anyone who can read them.
