@@ -1,9 +1,9 @@
 import { verifyPayment, type Verification } from '../../domain/payments/actions.js';
-import { createPayment } from '../../domain/payments/create-payment.js';
+import { createPayment, createPaymentIdempotently } from '../../domain/payments/create-payment.js';
 import { getPayment, paymentOrder, paymentsFilteredFor } from '../../domain/payments/queries.js';
 import { paymentTotals, type PaymentTotals } from '../../domain/payments/totals.js';
 import { checkoutUrl, paymentMetadata } from '../../domain/payments/fields.js';
-import { PAYMENT_STATUSES } from '../../domain/payments/types.js';
+import { PAYMENT_STATUSES, type PaymentRow } from '../../domain/payments/types.js';
 import { readPrisma } from '../../domain/reports/read-pool.js';
 import type { Currency as CurrencyName } from '../../domain/banking/currency.js';
 import { isAppError } from '../../errors.js';
@@ -211,10 +211,16 @@ builder.mutationFields((t) => ({
     description: 'Creates a payment on one of the project’s cards and reserves its fee. Fails with no_card_available (503 in REST), merchant_credit_exhausted or callback_host_not_allowed.',
     type: 'Payment',
     authScopes: { project: true },
-    args: { input: t.arg({ description: 'The payment to create.', type: CreatePaymentInput, required: true }) },
-    // The row the create returned, every column loaded: a prismaField tells Pothos so, no read-back.
-    resolve: (_query, _root, { input }, ctx) => {
-      return createPayment(ctx.deps, ctx.actor, input);
+    args: {
+      input: t.arg({ description: 'The payment to create.', type: CreatePaymentInput, required: true }),
+      idempotencyKey: t.arg.string({ description: `${IDEMPOTENCY_KEY_DESCRIPTION} A retried create makes one payment.` }),
+    },
+    resolve: async (query, _root, { input, idempotencyKey }, ctx) => {
+      // The row the create returned, every column loaded: a prismaField tells Pothos so, no read-back.
+      if (idempotencyKey === null || idempotencyKey === undefined) return createPayment(ctx.deps, ctx.actor, input);
+      // Under a key (REST's mechanism, one key space per project): the first create's payment, read as this query asks.
+      const id = await decided(idempotencyKey, 'createPayment', null, input, (p: PaymentRow) => p.id, (idem) => createPaymentIdempotently(ctx.deps, ctx.actor, input, idem!));
+      return ctx.deps.prisma.payment.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
   verifyPayment: t.field({
