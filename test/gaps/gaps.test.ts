@@ -50,6 +50,20 @@ async function lostDeposit(base: number) {
   };
 }
 
+/**
+ * lostDeposit, then the next deposit (held: a gap before it) and a third payment's deposit that
+ * follows it (held behind it), both answered needs_review.
+ */
+async function heldBehindHeld(base: number) {
+  const s = await lostDeposit(base);
+  const third = (await createPaymentRest(app, s.shop.apiKey, { amount: base + 500 })).body;
+  const thirdSms = mellatDeposit({ account: ACCOUNT, amount: third.amountFinal, balance: s.afterNext + BigInt(third.amountFinal), at: new Date(thisMinute()) });
+  const held = await send(s.shop.deviceToken!, s.nextSms);
+  const behind = await send(s.shop.deviceToken!, thirdSms);
+  expect([held.body.status, behind.body.status]).toEqual(['needs_review', 'needs_review']);
+  return { s, third, held, behind };
+}
+
 describe.concurrent('a lost deposit SMS shows as a balance gap', () => {
   it('is recorded once, with the lost payment as its candidate, however often the next message is sent', async () => {
     const s = await lostDeposit(411_000);
@@ -217,12 +231,7 @@ describe.concurrent('resolving a gap', () => {
   // the chain's reference, and the message waiting behind it must follow it then (trusted, matched
   // as if in order), not stay held behind a gap that no longer holds it.
   it('attaching the held message trusts the messages waiting behind it, and the next one matches its own payment', async () => {
-    const s = await lostDeposit(501_000);
-    const third = (await createPaymentRest(app, s.shop.apiKey, { amount: 501_500 })).body;
-    const thirdSms = mellatDeposit({ account: ACCOUNT, amount: third.amountFinal, balance: s.afterNext + BigInt(third.amountFinal), at: new Date(thisMinute()) });
-    const held = await send(s.shop.deviceToken!, s.nextSms);
-    const behind = await send(s.shop.deviceToken!, thirdSms);
-    expect([held.body.status, behind.body.status]).toEqual(['needs_review', 'needs_review']);
+    const { s, third, held, behind } = await heldBehindHeld(501_000);
     expect(await gapsOf(s.shop.cardId)).toHaveLength(1);
     const ATTACH = 'mutation($m: ID!, $p: ID!) { attachBankMessage(messageId: $m, paymentId: $p) { id status } }';
     await gqlOk(app.baseUrl, ATTACH, { m: held.body.id, p: s.next.id }, s.shop.merchantKey);
@@ -235,12 +244,7 @@ describe.concurrent('resolving a gap', () => {
   });
 
   it('confirming by hand the payment a held message waits for trusts the messages behind it too', async () => {
-    const s = await lostDeposit(511_000);
-    const third = (await createPaymentRest(app, s.shop.apiKey, { amount: 511_500 })).body;
-    const thirdSms = mellatDeposit({ account: ACCOUNT, amount: third.amountFinal, balance: s.afterNext + BigInt(third.amountFinal), at: new Date(thisMinute()) });
-    const held = await send(s.shop.deviceToken!, s.nextSms);
-    const behind = await send(s.shop.deviceToken!, thirdSms);
-    expect([held.body.status, behind.body.status]).toEqual(['needs_review', 'needs_review']);
+    const { s, third, held, behind } = await heldBehindHeld(511_000);
     const CONFIRM = 'mutation($id: ID!) { confirmPaymentManually(id: $id, note: "seen in the bank") { id status } }';
     await gqlOk(app.baseUrl, CONFIRM, { id: s.next.id }, s.shop.merchantKey);
     expect(await app.deps.prisma.bankMessage.findUniqueOrThrow({ where: { id: held.body.id } })).toMatchObject({ trusted: true, status: 'matched' });

@@ -42,8 +42,13 @@ export async function trustFollowers(tx: Tx, jobs: JobQueue, card: ScopeCard, ti
  */
 export async function trustOnDecision(tx: Tx, jobs: JobQueue, message: { id: string; cardId: string | null }): Promise<void> {
   if (!message.cardId || !(await trustMessage(tx, message.id))) return;
-  const card = await tx.card.findUniqueOrThrow({ where: { id: message.cardId }, select: { id: true, projectId: true, merchantId: true, cardNumber: true, accountNumber: true, smsSender: true } });
+  const card = await chainCardOf(tx, message.cardId);
   const trusted = await tx.bankMessage.findUniqueOrThrow({ where: { id: message.id }, select: { balance: true, bankTime: true, receivedAt: true } });
   if (trusted.balance !== null) await trustFollowers(tx, jobs, card, { balance: trusted.balance, at: trusted.bankTime ?? trusted.receivedAt });
   await syncBalanceGaps(tx, jobs, card);
+}
+
+/** A card as the chain's decisions need it: its scope for matching, and its merchant for the gaps. */
+export function chainCardOf(tx: Tx, cardId: string) {
+  return tx.card.findUniqueOrThrow({ where: { id: cardId }, select: { id: true, projectId: true, merchantId: true, cardNumber: true, accountNumber: true, smsSender: true } });
 }

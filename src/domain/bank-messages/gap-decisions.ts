@@ -8,7 +8,7 @@ import { deviceScope } from '../cards/selection.js';
 import { matchDeposit } from '../matching/match-deposit.js';
 import { TRANSITIONS } from '../payments/state-machine.js';
 import { uuidSchema } from '../validation.js';
-import { trustFollowers } from './followers.js';
+import { chainCardOf, trustFollowers } from './followers.js';
 import { gapDismissedWithMessage, syncBalanceGaps } from './gap-sync.js';
 import { settle } from './messages.js';
 import { lockCardChain, trustMessage } from './store/evidence.js';
@@ -80,7 +80,7 @@ export function gapPaymentRefusal(gap: BalanceGap, payment: GapPayment, candidat
  * the card's gaps are found again from the new head.
  */
 export async function advanceChainPast(tx: Tx, jobs: JobQueue, gap: BalanceGap, message: BankMessage, matchOwn: boolean): Promise<void> {
-  const card = await tx.card.findUniqueOrThrow({ where: { id: gap.cardId }, select: { id: true, projectId: true, merchantId: true, cardNumber: true, accountNumber: true, smsSender: true } });
+  const card = await chainCardOf(tx, gap.cardId);
   if (await trustMessage(tx, message.id)) {
     // Trusted on the merchant's word, not the engine's (the chain's evidence rules): recorded as decided.
     await tx.bankMessage.update({ where: { id: message.id }, data: { decidedAt: new Date() } });

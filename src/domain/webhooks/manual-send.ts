@@ -1,4 +1,4 @@
-import { v7 as timeOrderedId } from 'uuid';
+import { timeOrderedId } from '../../db/ids.js';
 import { AppError } from '../../errors.js';
 import type { Deps } from '../deps.js';
 import { DELIVERY_INCLUDE, postDelivery, type LoadedDelivery } from './post.js';

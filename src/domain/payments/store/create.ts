@@ -3,7 +3,7 @@ import { statement, type Queryable } from '../../../db/statement.js';
 import { codeDraws } from '../../codes/codes.js';
 import type { Currency } from '../../banking/currency.js';
 import type { PaymentRow } from '../types.js';
-import { v7 as timeOrderedId } from 'uuid';
+import { timeOrderedId } from '../../../db/ids.js';
 
 export type CreateArgs = {
   paymentId: string;
