@@ -61,6 +61,9 @@ describe('phone health and lost messages in the dashboard', () => {
     expect(await ask.textContent()).toContain('۵۱٬');
     await ask.getByRole('button', { name: 'بله، تأیید شود' }).click();
     await gap.getByRole('status').filter({ hasText: 'پرداخت با این پول تأیید شد.' }).waitFor();
+    // The queue refetches its open gaps after the decision (none is left); the answer stays where the merchant acted.
+    await page.getByRole('heading', { name: 'پیامک‌های گم‌شده (شکاف موجودی) (۰)' }).waitFor();
+    expect(await gap.getByRole('status').textContent()).toBe('پرداخت با این پول تأیید شد.');
     expect(await app.deps.prisma.payment.findUniqueOrThrow({ where: { id: lost.id } })).toMatchObject({ status: 'confirmed', confirmationSource: 'manual' });
     expect(await axeViolations(page)).toEqual([]);
     await context.close();

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { faNumber } from '../format.js';
 import { graphql, type ResultOf } from '../graphql.js';
@@ -90,8 +90,31 @@ const Resolve = graphql(`
 
 type Gap = ResultOf<typeof GapFields>;
 
+/**
+ * The gaps a list shows: the open ones as the server gives them, and the ones decided here since,
+ * in the place they had. The server's list drops a gap the moment it is decided (the decision
+ * refetches it), which would take the decision's answer off the page before the merchant read it.
+ */
+function useKeptGaps(open: readonly Gap[] | undefined) {
+  const [kept, setKept] = useState<ReadonlySet<string>>(() => new Set());
+  const last = useRef<readonly Gap[]>([]);
+  let gaps: Gap[] | undefined;
+  if (open) {
+    const openIds = new Set(open.map((g) => g.id));
+    gaps = [...open];
+    last.current.forEach((g, at) => {
+      if (kept.has(g.id) && !openIds.has(g.id)) gaps!.splice(Math.min(at, gaps!.length), 0, g);
+    });
+  }
+  useEffect(() => {
+    if (gaps) last.current = gaps;
+  });
+  const keep = (id: string) => setKept((ids) => new Set(ids).add(id));
+  return { gaps, keep };
+}
+
 /** The two decisions on an open gap: give its money to a candidate, or dismiss it with a note. */
-function GapDecision({ gap }: { gap: Gap }) {
+function GapDecision({ gap, onDecide }: { gap: Gap; onDecide: (id: string) => void }) {
   const id = useId();
   const [state, resolve] = useMutation(Resolve);
   const [asking, setAsking] = useState<{ paymentId: string | null; note: string } | null>(null);
@@ -107,6 +130,7 @@ function GapDecision({ gap }: { gap: Gap }) {
   const run = () => {
     if (!asking) return;
     setAsking(null);
+    onDecide(gap.id);
     void resolve({ id: gap.id, paymentId: asking.paymentId, note: asking.note || null }, { additionalTypenames: ['BalanceGap', 'Payment', 'BankMessage'] });
   };
   if (state.data) return <p className="ok" role="status">{state.data.resolveBalanceGap.status === 'resolved' ? 'پرداخت با این پول تأیید شد.' : 'شکاف کنار گذاشته شد.'}</p>;
@@ -159,7 +183,7 @@ function GapDecision({ gap }: { gap: Gap }) {
   );
 }
 
-function GapItem({ gap }: { gap: Gap }) {
+function GapItem({ gap, onDecide }: { gap: Gap; onDecide: (id: string) => void }) {
   const { canDecide } = useRole();
   const positive = !gap.amount.startsWith('-');
   return (
@@ -172,7 +196,7 @@ function GapItem({ gap }: { gap: Gap }) {
         موجودی کارت از <Amount rials={gap.fromBalance} /> به <Amount rials={gap.toMessage.balance ?? '0'} /> رسیده، ولی پیامک همهٔ تراکنش‌های میان آن‌ها نرسیده است. اگر پیامک گم‌شده برسد، این شکاف خودبه‌خود بسته
         می‌شود.
       </p>
-      {canDecide && <GapDecision gap={gap} />}
+      {canDecide && <GapDecision gap={gap} onDecide={onDecide} />}
     </li>
   );
 }
@@ -182,16 +206,17 @@ export function BalanceGapQueue() {
   const [result, refetch] = useQuery({ query: OpenGaps });
   usePaymentEvents(() => refetch({ requestPolicy: 'network-only' }));
   const edges = result.data?.balanceGaps.edges;
+  const { gaps, keep } = useKeptGaps(edges?.map((e) => e.node));
   return (
     <Section title={edges ? `پیامک‌های گم‌شده (شکاف موجودی) (${faNumber(edges.length)})` : 'پیامک‌های گم‌شده (شکاف موجودی)'}>
-      {!edges ? (
+      {!gaps ? (
         result.error ? <ErrorNote error={result.error} /> : <Loading />
-      ) : edges.length === 0 ? (
+      ) : gaps.length === 0 ? (
         <Empty>شکافی در موجودی کارت‌ها نیست.</Empty>
       ) : (
         <ul className="rows" id="review-gaps">
-          {edges.map(({ node }) => (
-            <GapItem key={node.id} gap={node} />
+          {gaps.map((gap) => (
+            <GapItem key={gap.id} gap={gap} onDecide={keep} />
           ))}
         </ul>
       )}
@@ -203,14 +228,15 @@ export function BalanceGapQueue() {
 export function CardOpenGaps({ cardId }: { cardId: string }) {
   const [result] = useQuery({ query: CardGaps, variables: { id: cardId } });
   const node = result.data?.node;
-  const gaps = node && 'openGaps' in node ? node.openGaps : [];
+  const open = node && 'openGaps' in node ? node.openGaps : [];
+  const { gaps = [], keep } = useKeptGaps(open);
   if (gaps.length === 0) return null;
   return (
     <div className="card-gaps" data-card-gaps={cardId}>
-      <p className="row-flag" role="note">این کارت {faNumber(gaps.length)} شکاف موجودی باز دارد (پیامک واریزی که نرسید):</p>
+      {open.length > 0 && <p className="row-flag" role="note">این کارت {faNumber(open.length)} شکاف موجودی باز دارد (پیامک واریزی که نرسید):</p>}
       <ul className="rows">
         {gaps.map((g) => (
-          <GapItem key={g.id} gap={g} />
+          <GapItem key={g.id} gap={g} onDecide={keep} />
         ))}
       </ul>
     </div>
