@@ -306,7 +306,7 @@ async function expiryRounds(emptyUrl: string, filledUrl: string, expiryShop: { p
     const entries = round % 2 === 0 ? builds : [...builds].reverse();
     for (const [side, url] of sides) for (const entry of entries) {
       const r = await expiryLateness(url!, expiryShop, log, entry);
-      const row = `| ${side} | ${entry} | ${round + 1} | ${r.count} | ${r.expired} | ${r.p50} | ${r.p99} | ${r.max} | ${os.loadavg()[0]!.toFixed(1)} |`;
+      const row = `| ${side} | ${entry} | ${round + 1} | ${r.count} | ${r.expired} | ${r.p50} | ${r.p99} | ${r.max} | ${r.walMb} | ${r.fpi} | ${r.checkpointerWrites} | ${r.blocksRead} | ${os.loadavg()[0]!.toFixed(1)} |`;
       log(row);
       rows.push(row);
     }
@@ -316,8 +316,10 @@ async function expiryRounds(emptyUrl: string, filledUrl: string, expiryShop: { p
     '',
     `- ${machine(dbLabel)}; one worker process per run (default EXPIRY_CONCURRENCY)`,
     '',
-    '| database | worker bundle | round | payments | expired | lateness p50 s | p99 s | max s | load (1 min) |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '(WAL, full-page images and the checkpointer\'s writes are the whole server\'s during the run; blocks read are that database\'s, from outside shared_buffers)',
+    '',
+    '| database | worker bundle | round | payments | expired | lateness p50 s | p99 s | max s | WAL MB | full-page images | checkpointer writes | blocks read | load (1 min) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|',
     ...rows,
   ];
 }

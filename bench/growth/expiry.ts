@@ -8,6 +8,65 @@ import { createPaymentRow, newPaymentId } from '../../src/domain/payments/store/
 const COUNT = Number(process.env.BENCH_PAYMENTS ?? 1000);
 const LEAD_MS = 5_000;
 
+/** What the server did while a burst expired: its WAL (full-page images), the checkpointer's writes, and this database's reads from outside shared_buffers. */
+type ServerCounters = { fpi: number; walBytes: number; checkpointerWrites: number; blocksRead: number; readsByTable: Map<string, number> };
+
+async function serverCounters(pool: pg.Pool): Promise<ServerCounters> {
+  const [wal, cp, db, tables] = await Promise.all([
+    pool.query(`SELECT wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal`),
+    pool.query(`SELECT buffers_written::float8 AS written FROM pg_stat_checkpointer`),
+    pool.query(`SELECT blks_read::float8 AS read FROM pg_stat_database WHERE datname = current_database()`),
+    pool.query(`SELECT relname, (coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0) + coalesce(toast_blks_read, 0))::float8 AS read FROM pg_statio_user_tables`),
+  ]);
+  return {
+    fpi: wal.rows[0].fpi,
+    walBytes: wal.rows[0].bytes,
+    checkpointerWrites: cp.rows[0].written,
+    blocksRead: db.rows[0].read,
+    readsByTable: new Map(tables.rows.map((r) => [r.relname as string, r.read as number])),
+  };
+}
+
+/**
+ * With the server started with pg_stat_statements preloaded (BENCH_PG_SETTINGS=shared_preload_libraries=pg_stat_statements):
+ * its counters reset before the burst, so the statements the burst ran can be listed after it.
+ */
+async function statementsReset(pool: pg.Pool): Promise<boolean> {
+  const loaded = (await pool.query(`SELECT current_setting('shared_preload_libraries') LIKE '%pg_stat_statements%' AS on`)).rows[0].on as boolean;
+  if (!loaded) return false;
+  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+  await pool.query('SELECT pg_stat_statements_reset()');
+  return true;
+}
+
+/** This database's statements during the burst, by total time: calls, total and mean ms, blocks read and dirtied, the statement's start. */
+async function topStatements(pool: pg.Pool): Promise<string[]> {
+  const { rows } = await pool.query(
+    `SELECT calls, total_exec_time AS total, mean_exec_time AS mean, shared_blks_read AS read, shared_blks_dirtied AS dirtied, wal_fpi AS fpi,
+            left(regexp_replace(query, '\\s+', ' ', 'g'), 110) AS q
+       FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+      WHERE d.datname = current_database() ORDER BY total_exec_time DESC LIMIT 12`,
+  );
+  return rows.map((r) => `${Number(r.total).toFixed(0).padStart(6)} ms ${String(r.calls).padStart(5)}× ${Number(r.mean).toFixed(2).padStart(7)} ms read ${r.read} dirtied ${r.dirtied} fpi ${r.fpi}  ${r.q}`);
+}
+
+/** The difference, as the report prints it: full-page images, WAL MB, checkpointer buffers, blocks read (the three tables that read most). */
+function counterDelta(a: ServerCounters, b: ServerCounters) {
+  const tables = [...b.readsByTable]
+    .map(([name, n]) => [name, n - (a.readsByTable.get(name) ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, 3)
+    .map(([name, n]) => `${name} ${n}`)
+    .join(', ');
+  return {
+    fpi: String(b.fpi - a.fpi),
+    walMb: ((b.walBytes - a.walBytes) / 2 ** 20).toFixed(0),
+    checkpointerWrites: String(b.checkpointerWrites - a.checkpointerWrites),
+    blocksRead: `${b.blocksRead - a.blocksRead}${tables ? ` (${tables})` : ''}`,
+  };
+}
+
 /**
  * bench/expiry-lateness.ts on a given database: COUNT pending payments of `shop` (made by the
  * service's own create statement), their deadlines moved into one second LEAD_MS ahead, one worker
@@ -48,6 +107,8 @@ export async function expiryLateness(url: string, shop: { projectId: string }, l
        FROM ranked r WHERE p.id = r.id`,
       [ids, start],
     );
+    const before = await serverCounters(pool);
+    const statements = await statementsReset(pool);
     let done = 0;
     while (Date.now() < start + 60_000) {
       await new Promise((r) => setTimeout(r, 250));
@@ -55,14 +116,18 @@ export async function expiryLateness(url: string, shop: { projectId: string }, l
       if (done === COUNT) break;
     }
     await worker.stop();
+    // A backend's statistics reach the views when it goes idle or exits (the worker's have exited).
+    await new Promise((r) => setTimeout(r, 1_100));
+    const server = counterDelta(before, await serverCounters(pool));
+    if (statements) for (const line of await topStatements(pool)) log(`    ${line}`);
     const { rows } = await pool.query<{ ms: number }>(
       `SELECT extract(epoch FROM (expired_at - expires_at)) * 1000 AS ms FROM payments WHERE id = ANY($1::uuid[]) AND status = 'expired' ORDER BY 1`,
       [ids],
     );
     const ms = rows.map((r) => Number(r.ms));
     const s = (v: number | undefined) => ((v ?? Number.NaN) / 1000).toFixed(2);
-    log(`  expiry on ${new URL(url).pathname} (${entry}): ${done}/${COUNT} expired, p99 ${s(percentile(ms, 99))} s`);
-    return { count: COUNT, expired: done, p50: s(percentile(ms, 50)), p99: s(percentile(ms, 99)), max: s(ms.at(-1)) };
+    log(`  expiry on ${new URL(url).pathname} (${entry}): ${done}/${COUNT} expired, p99 ${s(percentile(ms, 99))} s; WAL ${server.walMb} MB, ${server.fpi} full-page images, checkpointer wrote ${server.checkpointerWrites}, read ${server.blocksRead}`);
+    return { count: COUNT, expired: done, p50: s(percentile(ms, 50)), p99: s(percentile(ms, 99)), max: s(ms.at(-1)), ...server };
   } finally {
     await pool.end();
   }
