@@ -16,7 +16,9 @@ async function serverCounters(pool: pg.Pool): Promise<ServerCounters> {
     pool.query(`SELECT wal_fpi::float8 AS fpi, wal_bytes::float8 AS bytes FROM pg_stat_wal`),
     pool.query(`SELECT buffers_written::float8 AS written FROM pg_stat_checkpointer`),
     pool.query(`SELECT blks_read::float8 AS read FROM pg_stat_database WHERE datname = current_database()`),
-    pool.query(`SELECT relname, (coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0) + coalesce(toast_blks_read, 0))::float8 AS read FROM pg_statio_user_tables`),
+    // Per table (its heap and TOAST) and per index, so a table's reads say which of its indexes made them.
+    pool.query(`SELECT relname, (coalesce(heap_blks_read, 0) + coalesce(toast_blks_read, 0))::float8 AS read FROM pg_statio_user_tables
+                UNION ALL SELECT indexrelname, idx_blks_read::float8 FROM pg_statio_user_indexes`),
   ]);
   return {
     fpi: wal.rows[0].fpi,
@@ -50,13 +52,13 @@ async function topStatements(pool: pg.Pool): Promise<string[]> {
   return rows.map((r) => `${Number(r.total).toFixed(0).padStart(6)} ms ${String(r.calls).padStart(5)}× ${Number(r.mean).toFixed(2).padStart(7)} ms read ${r.read} dirtied ${r.dirtied} fpi ${r.fpi}  ${r.q}`);
 }
 
-/** The difference, as the report prints it: full-page images, WAL MB, checkpointer buffers, blocks read (the three tables that read most). */
+/** The difference, as the report prints it: full-page images, WAL MB, checkpointer buffers, blocks read (the four tables or indexes that read most). */
 function counterDelta(a: ServerCounters, b: ServerCounters) {
   const tables = [...b.readsByTable]
     .map(([name, n]) => [name, n - (a.readsByTable.get(name) ?? 0)] as const)
     .filter(([, n]) => n > 0)
     .sort((x, y) => y[1] - x[1])
-    .slice(0, 3)
+    .slice(0, 4)
     .map(([name, n]) => `${name} ${n}`)
     .join(', ');
   return {
@@ -65,6 +67,42 @@ function counterDelta(a: ServerCounters, b: ServerCounters) {
     checkpointerWrites: String(b.checkpointerWrites - a.checkpointerWrites),
     blocksRead: `${b.blocksRead - a.blocksRead}${tables ? ` (${tables})` : ''}`,
   };
+}
+
+/** One worker process (`entry`: the bundle it runs) on the database, started once it says it runs. */
+async function startWorker(url: string, entry: string) {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, entry, '--role', 'worker'], { env: { ...process.env, ...benchEnv(url) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((r) => child.once('exit', r));
+  await untilItSays(child, (out) => (out.includes('worker running') ? true : undefined));
+  return { stop: async () => { child.kill('SIGTERM'); await exited; } };
+}
+
+/**
+ * Before the bursts: the payments the load scenarios left pending (900 s deadlines, falling due
+ * in the minutes the bursts run) are made due now and expired by a worker, so each burst is what
+ * it stands for, 1,000 payments due in one second and nothing else due. Without this, the first
+ * bursts after the scenarios also expired 12,000-15,000 of them, earliest first, ahead of their own
+ * (docs/BENCHMARKS.md "Scale 1: the expiry burst after load, explained"). Answers how many and how
+ * long the worker took: a sustained expiry rate of its own.
+ */
+export async function drainDue(url: string, log: (s: string) => void, entry: string = SERVICE_ENTRY): Promise<{ drained: number; seconds: number }> {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  try {
+    const due = `status = 'pending' AND expires_at <= now()`;
+    await pool.query(`UPDATE payments SET expires_at = now() WHERE status = 'pending' AND expires_at <= now() + interval '30 minutes'`);
+    const drained = Number((await pool.query(`SELECT count(*) AS n FROM payments WHERE ${due}`)).rows[0].n);
+    const t0 = Date.now();
+    const worker = await startWorker(url, entry);
+    while (Number((await pool.query(`SELECT count(*) AS n FROM payments WHERE ${due}`)).rows[0].n) > 0 && Date.now() < t0 + 600_000) {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await worker.stop();
+    const seconds = (Date.now() - t0) / 1000;
+    log(`  drained ${drained} payments falling due on ${new URL(url).pathname} in ${seconds.toFixed(1)} s`);
+    return { drained, seconds };
+  } finally {
+    await pool.end();
+  }
 }
 
 /**
@@ -77,6 +115,11 @@ export async function expiryLateness(url: string, shop: { projectId: string }, l
   const pool = new pg.Pool({ connectionString: url, max: 8 });
   const ids: string[] = [];
   try {
+    // Other payments of the database falling due while the burst runs (before it, or in the minute it
+    // is given): the same worker expires them too, earliest first, so they go ahead of the burst.
+    const othersDue = Number(
+      (await pool.query(`SELECT count(*) AS n FROM payments WHERE status = 'pending' AND expires_at <= now() + make_interval(secs => $1)`, [(LEAD_MS + 60_000) / 1000])).rows[0].n,
+    );
     await inLanes(COUNT, 8, async (i) => {
       const row = await createPaymentRow(pool, {
         // The service's own ids (time-ordered); GROWTH_EXPIRY_IDS=random: version 4, as before migration time_ordered_ids.
@@ -96,10 +139,7 @@ export async function expiryLateness(url: string, shop: { projectId: string }, l
       });
       ids.push(row.id);
     });
-    const child = spawn(process.execPath, [...PRODUCTION_NODE_FLAGS, entry, '--role', 'worker'], { env: { ...process.env, ...benchEnv(url) }, stdio: ['ignore', 'pipe', 'inherit'] });
-    const exited = new Promise((r) => child.once('exit', r));
-    await untilItSays(child, (out) => (out.includes('worker running') ? true : undefined));
-    const worker = { stop: async () => { child.kill('SIGTERM'); await exited; } };
+    const worker = await startWorker(url, entry);
     const start = Date.now() + LEAD_MS;
     await pool.query(
       `WITH ranked AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n FROM payments WHERE id = ANY($1::uuid[]))
@@ -126,8 +166,8 @@ export async function expiryLateness(url: string, shop: { projectId: string }, l
     );
     const ms = rows.map((r) => Number(r.ms));
     const s = (v: number | undefined) => ((v ?? Number.NaN) / 1000).toFixed(2);
-    log(`  expiry on ${new URL(url).pathname} (${entry}): ${done}/${COUNT} expired, p99 ${s(percentile(ms, 99))} s; WAL ${server.walMb} MB, ${server.fpi} full-page images, checkpointer wrote ${server.checkpointerWrites}, read ${server.blocksRead}`);
-    return { count: COUNT, expired: done, p50: s(percentile(ms, 50)), p99: s(percentile(ms, 99)), max: s(ms.at(-1)), ...server };
+    log(`  expiry on ${new URL(url).pathname} (${entry}): ${done}/${COUNT} expired, p99 ${s(percentile(ms, 99))} s; ${othersDue} other payments due; WAL ${server.walMb} MB, ${server.fpi} full-page images, checkpointer wrote ${server.checkpointerWrites}, read ${server.blocksRead}`);
+    return { count: COUNT, expired: done, p50: s(percentile(ms, 50)), p99: s(percentile(ms, 99)), max: s(ms.at(-1)), othersDue, ...server };
   } finally {
     await pool.end();
   }
