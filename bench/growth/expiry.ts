@@ -91,6 +91,7 @@ export async function drainDue(url: string, log: (s: string) => void, entry: str
     const due = `status = 'pending' AND expires_at <= now()`;
     await pool.query(`UPDATE payments SET expires_at = now() WHERE status = 'pending' AND expires_at <= now() + interval '30 minutes'`);
     const drained = Number((await pool.query(`SELECT count(*) AS n FROM payments WHERE ${due}`)).rows[0].n);
+    const before = await serverCounters(pool);
     const t0 = Date.now();
     const worker = await startWorker(url, entry);
     while (Number((await pool.query(`SELECT count(*) AS n FROM payments WHERE ${due}`)).rows[0].n) > 0 && Date.now() < t0 + 600_000) {
@@ -98,7 +99,9 @@ export async function drainDue(url: string, log: (s: string) => void, entry: str
     }
     await worker.stop();
     const seconds = (Date.now() - t0) / 1000;
-    log(`  drained ${drained} payments falling due on ${new URL(url).pathname} in ${seconds.toFixed(1)} s`);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const server = counterDelta(before, await serverCounters(pool));
+    log(`  drained ${drained} payments falling due on ${new URL(url).pathname} in ${seconds.toFixed(1)} s; WAL ${server.walMb} MB, ${server.fpi} full-page images, read ${server.blocksRead}`);
     return { drained, seconds };
   } finally {
     await pool.end();

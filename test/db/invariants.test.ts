@@ -131,6 +131,26 @@ describe('money invariants held by the database', () => {
     await expectPgError(insertPayment(confirmed), '23505');
   });
 
+  it('keeps receipt codes and confirming messages unique among the payments that have one, and indexes no other (migration payments_partial_unique)', async () => {
+    const msg = await client.query(
+      `insert into bank_messages (merchant_id, sender, body, body_sha256, received_at) values ($1, 's', 'b2', 'h', now()) returning id`,
+      [ids.merchant],
+    );
+    const confirmed = { status: 'confirmed', confirmed_at: new Date(), confirmation_source: 'manual', receipt_code: 'RCPT2345' };
+    await insertPayment(confirmed);
+    await expectPgError(insertPayment(confirmed), '23505');
+    await insertPayment({ ...confirmed, receipt_code: 'RCPT2346', confirmation_source: 'auto_sms', confirmed_by_message_id: msg.rows[0].id });
+    await expectPgError(insertPayment({ ...confirmed, receipt_code: 'RCPT2347', confirmation_source: 'auto_sms', confirmed_by_message_id: msg.rows[0].id }), '23505');
+    // The payments without one (pending, expired, canceled) have no entry in either index: an update of one touches neither.
+    const defs = await client.query<{ indexname: string; indexdef: string }>(
+      `select indexname, indexdef from pg_indexes where indexname in ('payments_receipt_code_key', 'payments_confirmed_by_message_id_key') order by 1`,
+    );
+    expect(defs.rows.map((r) => r.indexdef)).toEqual([
+      expect.stringMatching(/^CREATE UNIQUE INDEX payments_confirmed_by_message_id_key ON public\.payments USING btree \(confirmed_by_message_id\) WHERE \(confirmed_by_message_id IS NOT NULL\)$/),
+      expect.stringMatching(/^CREATE UNIQUE INDEX payments_receipt_code_key ON public\.payments USING btree \(receipt_code\) WHERE \(receipt_code IS NOT NULL\)$/),
+    ]);
+  });
+
   it('keeps the credit ledger append-only and one fee per payment', async () => {
     await client.query(`insert into credit_ledger_entries (merchant_id, kind, amount, balance_after) values ($1, 'topup', 5000, 5000)`, [ids.merchant]);
     await expectPgError(client.query(`update credit_ledger_entries set amount = 1`), '23001');
